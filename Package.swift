@@ -1,0 +1,64 @@
+// swift-tools-version: 6.1
+// BlueDot: an indoor location engine for Bluetooth LE beacons on Linux gateways.
+//
+// Module graph (arrows point one way; pure modules import nothing of ours that touches the OS):
+//
+//   HCI (pure wire protocol)  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
+//   HCI  <-  Scanner (controller session, sightings; talks to HCITransport only)
+//   Positioning (pure maths and formats)
+//   bluedot (thin executable) -> Scanner, HCILinux, Positioning
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "BlueDot",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "HCILinux", targets: ["HCILinux"]),
+        .library(name: "Scanner", targets: ["Scanner"]),
+        .library(name: "Positioning", targets: ["Positioning"]),
+        .executable(name: "bluedot", targets: ["bluedot"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
+        .target(name: "HCI", swiftSettings: strict),
+        // System library: BlueZ's libbluetooth, found through pkg-config.
+        .systemLibrary(
+            name: "CBlueZ",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        // The only module that touches the kernel: raw HCI sockets, TCP, TTY and file transports.
+        .target(
+            name: "HCILinux",
+            dependencies: ["HCI", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // Controller session over any HCITransport: init sequence, deadlines, scanning, reconnects.
+        .target(
+            name: "Scanner",
+            dependencies: ["HCI", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
+        .target(name: "Positioning", swiftSettings: strict),
+        .executableTarget(
+            name: "bluedot",
+            dependencies: [
+                "HCI", "HCILinux", "Scanner", "Positioning",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,20 @@
+/// A link to one HCI controller: a BlueZ raw socket, an H4 byte stream over TCP or a serial line, or a recording.
+///
+/// Declared here, in the pure module, so that the scanner talks to any controller the same way; the
+/// implementations that touch the kernel live in `HCILinux`, and tests may supply their own.
+public protocol HCITransport: Sendable {
+    /// A short name for logs and errors, such as `tcp:127.0.0.1:9000` or `hci0`.
+    var name: String { get }
+
+    /// Opens the link and returns the packets the controller sends, in order.
+    ///
+    /// The stream finishes when the controller side closes the link and throws when the link fails (including an
+    /// H4 stream that lost sync). After the stream ends, `open()` may be called again to reconnect.
+    func open() async throws -> AsyncThrowingStream<HCIPacket, any Error>
+
+    /// Sends one packet (normally a command) to the controller. Throws when the link is not open or fails.
+    func send(_ packet: HCIPacket) async throws
+
+    /// Closes the link; the packet stream finishes. Safe to call more than once.
+    func close() async
+}

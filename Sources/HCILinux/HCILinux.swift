@@ -1,0 +1,1 @@
+// HCILinux module; see README.md.

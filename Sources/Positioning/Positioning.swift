@@ -1,0 +1,1 @@
+// Positioning module; see README.md.

@@ -1,0 +1,1 @@
+// Scanner module; see README.md.

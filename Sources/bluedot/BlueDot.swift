@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `bluedot` command: scan, decode, replay, simulate and evaluate.
+@main
+struct BlueDot: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bluedot",
+        abstract: "Indoor location from Bluetooth LE beacons.",
+        subcommands: []
+    )
+}
