@@ -2,6 +2,8 @@ import Testing
 @testable import HCI
 
 /// Three legacy reports in one event, as Bumble 0.0.236 encodes them (`HCI_LE_Advertising_Report_Event`).
+/// Wrapped in a btsnoop record, tshark 4.0.17 and `btmon -r` both read them report by report, as this module does:
+/// 11:22:33:44:55:66 ADV_IND -40 dBm, C1:22:33:44:55:77 SCAN_RSP -100 dBm, AA:BB:CC:DD:EE:FF ADV_NONCONN_IND 0x7f.
 let bumbleThreeLegacyReports: [UInt8] = [
     0x04, 0x3E, 0x27, 0x02, 0x03,
     0x00, 0x00, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x03, 0x02, 0x01, 0x06, 0xD8,
@@ -10,6 +12,7 @@ let bumbleThreeLegacyReports: [UInt8] = [
 ]
 
 /// Two extended reports in one event, as Bumble 0.0.236 encodes them (`HCI_LE_Extended_Advertising_Report_Event`).
+/// `btmon -r` reads the same fields (data status complete / incomplete, SID 0xff / 0x05, RSSI -50 / 0x7f).
 let bumbleTwoExtendedReports: [UInt8] = [
     0x04, 0x3E, 0x39, 0x0D, 0x02,
     0x13, 0x00, 0x00, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x01, 0x00, 0xFF, 0x7F, 0xCE, 0x00, 0x00,
