@@ -36,7 +36,8 @@ import Testing
     static func tool(_ name: String) -> String? {
         let path = find(name)
         if path == nil && requireTools {
-            Issue.record("\(name) not found on PATH, and BLUEDOT_REQUIRE_TOOLS=1 requires it (apt install tshark bluez)")
+            Issue.record(
+                "\(name) not found on PATH, and BLUEDOT_REQUIRE_TOOLS=1 requires it (apt install tshark bluez)")
         }
         return path
     }

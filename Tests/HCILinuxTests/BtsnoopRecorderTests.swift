@@ -13,7 +13,9 @@ import Testing
         (
             HCIPacket(
                 type: .event,
-                bytes: [0x3E, 0x0F, 0x02, 0x01, 0x00, 0x01, 0xAB, 0x6F, 0xBF, 0x38, 0xC1, 0xA4, 0x03, 0x02, 0x01, 0x06, 0xC4]),
+                bytes: [
+                    0x3E, 0x0F, 0x02, 0x01, 0x00, 0x01, 0xAB, 0x6F, 0xBF, 0x38, 0xC1, 0xA4, 0x03, 0x02, 0x01, 0x06, 0xC4,
+                ]),
             .controllerToHost
         ),
         (HCIPacket(type: .acl, bytes: [0x40, 0x00, 0x02, 0x00, 0x01, 0x02]), .hostToController),
@@ -70,7 +72,8 @@ import Testing
                 group.addTask {
                     for k in 0..<100 {
                         let packet = HCIPacket(type: .event, bytes: [0xFF, 0x02, UInt8(writer), UInt8(k)])
-                        try? recorder.record(packet, direction: .controllerToHost, timestamp: .init(unixMicroseconds: 0))
+                        let time = BtsnoopTimestamp(unixMicroseconds: Int64(k))
+                        try? recorder.record(packet, direction: .controllerToHost, timestamp: time)
                     }
                 }
             }

@@ -44,7 +44,9 @@ import Testing
             (3, HCIPacket(type: .acl, bytes: [0x40, 0x20, 0x00, 0x00]), .controllerToHost),
             (4, HCIPacket(type: .event, bytes: [0xFF, 0x01, 0x02]), .controllerToHost),
         ]
-        for (t, packet, direction) in entries { try recorder.record(packet, direction: direction, unixSeconds: start + t) }
+        for (t, packet, direction) in entries {
+            try recorder.record(packet, direction: direction, unixSeconds: start + t)
+        }
         recorder.close()
         return path
     }

@@ -32,15 +32,15 @@ import Testing
                 continue
             }
             if cut < 16 {
-                #expect(error == BtsnoopError(recordNumber: 0, byteOffset: 0, reason: .truncatedHeader(needs: 16, has: cut)))
+                let expected = BtsnoopError(recordNumber: 0, byteOffset: 0, reason: .truncatedHeader(needs: 16, has: cut))
+                #expect(error == expected)
             } else {
                 let recordStart = boundaries[whole]
                 let has = cut - recordStart
                 let needs = has < 24 ? 24 : boundaries[whole + 1] - recordStart
-                #expect(
-                    error == BtsnoopError(
-                        recordNumber: whole + 1, byteOffset: recordStart, reason: .truncatedRecord(needs: needs, has: has)),
-                    "cut at \(cut)")
+                let reason = BtsnoopError.Reason.truncatedRecord(needs: needs, has: has)
+                let expected = BtsnoopError(recordNumber: whole + 1, byteOffset: recordStart, reason: reason)
+                #expect(error == expected, "cut at \(cut)")
             }
         }
     }
@@ -58,7 +58,9 @@ import Testing
     @Test func emptyInputIsATruncatedHeader() {
         let (records, error) = BtsnoopDecoderTests.decode([ArraySlice<UInt8>]())
         #expect(records.isEmpty)
-        #expect(error?.description == "stopped at the file header, byte offset 0: truncated header (needs 16 bytes, has 0)")
+        #expect(
+            error?.description
+                == "stopped at the file header, byte offset 0: truncated header (needs 16 bytes, has 0)")
     }
 
     @Test func headerErrors() {
