@@ -121,4 +121,23 @@ import Testing
         let (records, error) = BtsnoopDecoderTests.decode([bytes[...]])
         #expect(error == nil && records.first?.originalLength == 200 && records.first?.packet?.bytes.count == 3)
     }
+
+    @Test func seededMutationsNeverCrashAndStopInsideTheFile() throws {
+        let original = Array(try BtsnoopDecoderTests.fixture().prefix(4096))
+        var rng = ADRoundTripTests.SeededGenerator(seed: 0xB7_5009)
+        for _ in 0..<300 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            let (records, error) = BtsnoopDecoderTests.decode([bytes[...]])
+            #expect(zip(records, records.dropFirst()).allSatisfy { $0.byteOffset < $1.byteOffset })
+            #expect(records.map(\.number) == Array(1..<(records.count + 1)))
+            // The 4096-byte prefix ends inside a record, so every run ends in an error at or after the last record.
+            let failure = try #require(error)
+            #expect(failure.byteOffset <= bytes.count)
+            #expect(failure.recordNumber == (failure.recordNumber == 0 ? 0 : records.count + 1))
+            #expect(failure.recordNumber != 0 || records.isEmpty)
+        }
+    }
 }
