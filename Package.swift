@@ -60,5 +60,6 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"], swiftSettings: strict),
     ]
 )
