@@ -187,7 +187,8 @@ enum System {
     static func openPseudoTerminal() throws(SystemError) -> (master: Int32, slavePath: String) {
         let master = try open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC, label: "open(/dev/ptmx)")
         do throws(SystemError) {
-            try ioctl(master, bluedot_TIOCSPTLCK, 0, label: "ioctl(TIOCSPTLCK)")
+            var unlock: Int32 = 0
+            try ioctl(master, bluedot_TIOCSPTLCK, &unlock, label: "ioctl(TIOCSPTLCK)")
             var number: Int32 = 0
             try ioctl(master, bluedot_TIOCGPTN, &number, label: "ioctl(TIOCGPTN)")
             return (master, "/dev/pts/\(number)")
