@@ -59,7 +59,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux"], swiftSettings: strict),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
     ]
 )
