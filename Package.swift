@@ -40,6 +40,7 @@ let package = Package(
         .target(
             name: "HCILinux",
             dependencies: ["HCI", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         // Controller session over any HCITransport: init sequence, deadlines, scanning, reconnects.

@@ -26,8 +26,10 @@ final class VirtualWorld {
     static var enabled: Bool { python != nil || required }
 
     let process = Process()
-    /// The `ready` line's TCP port.
+    /// The `ready` line's TCP port (0 with `--pty`).
     private(set) var port: UInt16 = 0
+    /// The `ready` line's pty path (with `--pty`).
+    private(set) var pty: String?
     /// The beacon ids the world announced.
     private(set) var beacons: [String] = []
 
@@ -38,15 +40,16 @@ final class VirtualWorld {
         }
         let script = Self.packageRoot.appending(path: "Tools/virtual-world/world.py").path
         process.executableURL = URL(filePath: python)
-        process.arguments = [script, "--port", "0"] + arguments
+        process.arguments = [script] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         do {
             let line = try Self.readLine(output.fileHandleForReading.fileDescriptor, timeout: timeout)
-            struct Ready: Decodable { var ready: Bool; var port: UInt16; var beacons: [String] }
+            struct Ready: Decodable { var ready: Bool; var port: UInt16?; var pty: String?; var beacons: [String] }
             let ready = try JSONDecoder().decode(Ready.self, from: Data(line))
-            port = ready.port
+            port = ready.port ?? 0
+            pty = ready.pty
             beacons = ready.beacons
         } catch {
             stop()
@@ -77,7 +80,10 @@ final class VirtualWorld {
         process.terminate()
         let deadline = ContinuousClock.now + .seconds(2)
         while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning {
+            Issue.record("world.py ignored SIGTERM for 2 s; killed")
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
     }
 

@@ -32,7 +32,11 @@ extension LinuxTransportTests {
         /// Sends `commands`, then collects reports until every beacon was heard (at most `timeout`).
         static func scan(world: VirtualWorld, commands: [HCIPacket], timeout: Duration = .seconds(10))
             async throws -> (subevents: Set<UInt8>, reports: [ReportSummary], completes: Int) {
-            let transport = try H4StreamTransport(tcp: "127.0.0.1:\(world.port)")
+            let transport = if let pty = world.pty {
+                try H4StreamTransport(serialPath: pty, baudRate: 1_000_000)
+            } else {
+                try H4StreamTransport(tcp: "127.0.0.1:\(world.port)")
+            }
             let collector = await PacketCollector.start(try await transport.open())
             for command in commands { try await transport.send(command) }
             let deadline = ContinuousClock.now + timeout
@@ -61,7 +65,7 @@ extension LinuxTransportTests {
                 Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but no Python: set BLUEDOT_PYTHON or create .venv")
                 return
             }
-            let world = try VirtualWorld([])
+            let world = try VirtualWorld(["--port", "0"])
             defer { world.stop() }
             #expect(world.beacons.count == 5)
             let result = try await Self.scan(world: world, commands: [
@@ -80,7 +84,7 @@ extension LinuxTransportTests {
                 Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but no Python: set BLUEDOT_PYTHON or create .venv")
                 return
             }
-            let world = try VirtualWorld(["--features", "extended"])
+            let world = try VirtualWorld(["--port", "0", "--features", "extended"])
             defer { world.stop() }
             let result = try await Self.scan(world: world, commands: [
                 Bytes.reset, Self.setEventMask, Self.setLEEventMask, Self.setExtendedScanParameters,
@@ -98,7 +102,7 @@ extension LinuxTransportTests {
                 Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but no Python: set BLUEDOT_PYTHON or create .venv")
                 return
             }
-            let world = try VirtualWorld(["--features", "legacy"])
+            let world = try VirtualWorld(["--port", "0", "--features", "legacy"])
             defer { world.stop() }
             let transport = try H4StreamTransport(tcp: "127.0.0.1:\(world.port)")
             let collector = await PacketCollector.start(try await transport.open())
@@ -107,6 +111,22 @@ extension LinuxTransportTests {
             // Command Complete: num packets, opcode 0x2041, status 0x01 Unknown HCI Command.
             #expect(packets.first?.bytes == [0x0E, 0x04, 0x01, 0x41, 0x20, 0x01])
             await transport.close()
+        }
+
+        @Test func legacyScanOverAPseudoTerminal() async throws {
+            guard VirtualWorld.python != nil else {
+                Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but no Python: set BLUEDOT_PYTHON or create .venv")
+                return
+            }
+            let world = try VirtualWorld(["--pty"])
+            defer { world.stop() }
+            #expect(world.pty?.hasPrefix("/dev/pts/") == true)
+            let result = try await Self.scan(world: world, commands: [
+                Bytes.reset, Self.setEventMask, Self.setScanParameters, Self.setScanEnable,
+            ])
+            #expect(result.completes == 4)
+            #expect(Set(result.reports.map(\.address)).count == 5)
+            #expect(result.reports.filter { $0.address == Self.iBeaconAddress }.allSatisfy { $0.rssi == -73 })
         }
     }
 }
