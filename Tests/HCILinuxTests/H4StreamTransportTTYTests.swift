@@ -68,6 +68,24 @@ extension LinuxTransportTests {
             await transport.close()
         }
 
+        @Test func sendTimesOutWhenThePeerStopsReading() async throws {
+            let (master, path) = try System.openPseudoTerminal()
+            defer { System.close(master) }
+            let transport = H4StreamTransport(
+                endpoint: .serial(path: path, baudRate: try BaudRate(115200), flowControl: false),
+                writeTimeout: .milliseconds(100))
+            let collector = await PacketCollector.start(try await transport.open())
+            // Nobody reads the master side, so the pty buffer fills and a write must give up, not hang.
+            let big = Bytes.command(0x2008, [UInt8](repeating: 0x55, count: 255))
+            let started = ContinuousClock.now
+            await #expect(throws: HCILinuxError.writeTimedOut(transport: transport.name)) {
+                for _ in 0..<10_000 { try await transport.send(big) }
+            }
+            #expect(ContinuousClock.now - started < .seconds(5))
+            await transport.close()
+            _ = try await collector.waitForEnd()
+        }
+
         @Test func missingDeviceIsAClearError() async throws {
             let transport = try H4StreamTransport(serialPath: "/dev/bluedot-no-such-tty")
             await #expect(throws: HCILinuxError.system(
