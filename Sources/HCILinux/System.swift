@@ -214,7 +214,7 @@ extension System {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
+        hints.ai_flags = AI_NUMERICSERV  // no AI_ADDRCONFIG: it hides ::1 on hosts with only loopback IPv6
         var list: UnsafeMutablePointer<addrinfo>?
         let code = getaddrinfo(host, String(port), &hints, &list)
         guard code == 0 else { return .failure(ResolveFailure(message: String(cString: gai_strerror(code)))) }
