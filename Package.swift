@@ -40,6 +40,7 @@ let package = Package(
         .target(
             name: "HCILinux",
             dependencies: ["HCI", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         // Controller session over any HCITransport: init sequence, deadlines, scanning, reconnects.
@@ -59,6 +60,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"], swiftSettings: strict),
     ]
