@@ -62,6 +62,5 @@ let package = Package(
         ),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"], swiftSettings: strict),
     ]
 )
