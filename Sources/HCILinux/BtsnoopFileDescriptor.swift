@@ -1,6 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 
-/// The only place this module's btsnoop code calls the kernel: open(2), read(2), write(2), close(2) on one file.
+/// One btsnoop file's descriptor: open, read, write and close through `System`, errors as `BtsnoopFileError`.
 ///
 /// Owns its descriptor and closes it on `close()` or deinit. Not thread-safe by itself: `BtsnoopRecorder`
 /// serialises access, and readers use one per iterator.
@@ -15,59 +17,58 @@ final class BtsnoopFileDescriptor {
 
     /// Opens an existing file for reading.
     static func openForReading(_ path: String) throws(BtsnoopFileError) -> BtsnoopFileDescriptor {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .open(path: path, errno: errno) }
-        return BtsnoopFileDescriptor(path: path, fd: fd)
+        do {
+            return BtsnoopFileDescriptor(path: path, fd: try System.open(path, O_RDONLY | O_CLOEXEC, label: "open"))
+        } catch {
+            throw .open(path: path, errno: error.code)
+        }
     }
 
     /// Creates or truncates a file for writing (mode 0644 before the umask).
     static func createForWriting(_ path: String) throws(BtsnoopFileError) -> BtsnoopFileDescriptor {
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .open(path: path, errno: errno) }
-        return BtsnoopFileDescriptor(path: path, fd: fd)
+        do {
+            let fd = try System.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644, label: "open")
+            return BtsnoopFileDescriptor(path: path, fd: fd)
+        } catch {
+            throw .open(path: path, errno: error.code)
+        }
     }
 
-    /// Reads up to `count` bytes; an empty array means the end of the file. Retries on EINTR.
+    /// Reads up to `count` bytes; an empty array means the end of the file.
     func read(upTo count: Int) throws(BtsnoopFileError) -> [UInt8] {
         guard fd >= 0 else { throw .closed(path: path) }
-        var result: Int = -1
-        var code: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            repeat {
-                result = Glibc.read(fd, buffer.baseAddress, count)
-                code = result < 0 ? errno : 0
-            } while result < 0 && code == EINTR
-            initialized = max(0, result)
+        var bytes = [UInt8](repeating: 0, count: count)
+        do {
+            let got = try System.read(fd, into: &bytes, label: "read") ?? 0
+            bytes.removeSubrange(got...)
+            return bytes
+        } catch {
+            throw .read(path: path, errno: error.code)
         }
-        guard result >= 0 else { throw .read(path: path, errno: code) }
-        return bytes
     }
 
     /// Writes all of `bytes`: one write(2) normally, more only when the kernel takes part of them.
     func write(_ bytes: [UInt8]) throws(BtsnoopFileError) {
         guard fd >= 0 else { throw .closed(path: path) }
         var written = 0
-        var code: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            while written < raw.count {
-                let result = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
-                if result > 0 {
-                    written += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    code = result < 0 ? errno : EIO
-                    return
+        do {
+            while written < bytes.count {
+                guard let count = try System.write(fd, bytes[written...], label: "write"), count > 0 else {
+                    throw BtsnoopFileError.write(path: path, errno: EIO)
                 }
+                written += count
             }
+        } catch let error as SystemError {
+            throw .write(path: path, errno: error.code)
+        } catch {
+            throw .write(path: path, errno: EIO)
         }
-        guard written == bytes.count else { throw .write(path: path, errno: code) }
     }
 
     /// Closes the descriptor; later calls do nothing.
     func close() {
         guard fd >= 0 else { return }
-        _ = Glibc.close(fd)
+        System.close(fd)
         fd = -1
     }
 

@@ -137,6 +137,11 @@ enum System {
         try retrying(label) { Glibc.open(path, flags) }
     }
 
+    /// `open(2)` of a path that may be created, with the permission bits for a new file.
+    static func open(_ path: String, _ flags: Int32, mode: mode_t, label: String) throws(SystemError) -> Int32 {
+        try retrying(label) { Glibc.open(path, flags, mode) }
+    }
+
     /// Sets or clears `O_NONBLOCK` with `fcntl(2)`.
     static func setNonBlocking(_ fd: Int32, _ enabled: Bool) throws(SystemError) {
         let flags = try retrying("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
