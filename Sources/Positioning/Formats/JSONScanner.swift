@@ -22,6 +22,8 @@ struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Index of the next unread byte.
     var index: Int
+    /// Index of the opening quote of the key `nextKey` returned last.
+    var keyStart = 0
 
     /// Starts scanning at the first byte; the caller keeps `bytes` alive while scanning.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -83,6 +85,7 @@ struct JSONScanner {
         }
         first = false
         guard peek() == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+        keyStart = index
         let key = try string()
         try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
         return key

@@ -53,10 +53,9 @@ extension JSONScanner {
             var members: [String: JSONValue] = [:]
             var first = true
             while true {
-                let keyOffset = index
                 guard let key = try nextKey(first: &first) else { break }
                 guard members[key] == nil else {
-                    throw JSONSyntaxError(offset: keyOffset, message: "duplicate key \"\(key)\"")
+                    throw JSONSyntaxError(offset: keyStart, message: "duplicate key \"\(key)\"")
                 }
                 members[key] = try value(depth: depth + 1)
             }
