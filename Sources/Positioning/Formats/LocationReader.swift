@@ -51,6 +51,7 @@ public enum LocationReader {
 extension JSONScanner {
     /// Reads a whole number that fits an `Int`.
     mutating func integer(_ context: String) throws(JSONSyntaxError) -> Int {
+        skipWhitespace()
         let start = index
         let x = try number(context)
         guard x.isFinite, x == x.rounded(), x.magnitude < 1e15 else {

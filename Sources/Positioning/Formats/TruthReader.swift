@@ -39,6 +39,7 @@ public enum TruthReader {
 extension JSONScanner {
     /// Reads a number and rejects NaN and infinities.
     mutating func finiteNumber(_ context: String) throws(JSONSyntaxError) -> Double {
+        skipWhitespace()
         let start = index
         let x = try number(context)
         guard x.isFinite else { throw JSONSyntaxError(offset: start, message: "\(context): expected a finite number") }
