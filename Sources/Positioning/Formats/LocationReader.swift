@@ -42,7 +42,7 @@ public enum LocationReader {
         }
         for (name, value) in [("t", fix.t), ("x", fix.x), ("y", fix.y), ("horizontalAccuracy", fix.horizontalAccuracy)]
             where value.isNaN {
-            throw JSONSyntaxError(offset: 0, message: "\(name): missing")
+            throw JSONSyntaxError(offset: nil, message: "\(name): missing")
         }
         return fix
     }

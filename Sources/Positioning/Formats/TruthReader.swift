@@ -29,9 +29,9 @@ public enum TruthReader {
             default: try s.skipValue()
             }
         }
-        guard let t else { throw JSONSyntaxError(offset: 0, message: "t: missing") }
-        guard let x else { throw JSONSyntaxError(offset: 0, message: "x: missing") }
-        guard let y else { throw JSONSyntaxError(offset: 0, message: "y: missing") }
+        guard let t else { throw JSONSyntaxError(offset: nil, message: "t: missing") }
+        guard let x else { throw JSONSyntaxError(offset: nil, message: "x: missing") }
+        guard let y else { throw JSONSyntaxError(offset: nil, message: "y: missing") }
         return TruthPoint(t: t, target: target ?? Observation.selfTarget, x: x, y: y, z: z)
     }
 }
