@@ -62,5 +62,9 @@ let package = Package(
         ),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(
+            name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
     ]
 )

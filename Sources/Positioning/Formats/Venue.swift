@@ -1,0 +1,119 @@
+/// A site: where the anchors are and how their signal falls off (the venue file of `docs/formats.md`).
+public struct Venue: Sendable, Hashable {
+    /// Ties local (0, 0) to WGS84.
+    public struct Origin: Sendable, Hashable {
+        /// Latitude of local (0, 0), degrees.
+        public var latitude: Double
+        /// Longitude of local (0, 0), degrees.
+        public var longitude: Double
+        /// Azimuth of the local +y axis, degrees clockwise from true north.
+        public var bearingDegrees: Double
+
+        /// Creates an origin.
+        public init(latitude: Double, longitude: Double, bearingDegrees: Double = 0) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.bearingDegrees = bearingDegrees
+        }
+    }
+
+    /// One floor of the venue.
+    public struct Floor: Sendable, Hashable {
+        /// The floor number anchors and fixes refer to.
+        public var floor: Int
+        /// Display name.
+        public var name: String?
+        /// Height of the floor above the venue's datum, metres.
+        public var elevationMeters: Double
+        /// Floor plan image path (resolved against the venue file's folder) and its bounds.
+        public var planImage: String?
+        /// Bounds of the plan image, [[minX, minY], [maxX, maxY]].
+        public var planBounds: Bounds?
+
+        /// Creates a floor.
+        public init(floor: Int, name: String? = nil, elevationMeters: Double = 0, planImage: String? = nil,
+                    planBounds: Bounds? = nil) {
+            self.floor = floor
+            self.name = name
+            self.elevationMeters = elevationMeters
+            self.planImage = planImage
+            self.planBounds = planBounds
+        }
+    }
+
+    /// An axis-aligned horizontal rectangle, metres.
+    public struct Bounds: Sendable, Hashable {
+        /// Smallest x and y.
+        public var minX: Double, minY: Double
+        /// Largest x and y.
+        public var maxX: Double, maxY: Double
+
+        /// Creates bounds.
+        public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+            self.minX = minX
+            self.minY = minY
+            self.maxX = maxX
+            self.maxY = maxY
+        }
+    }
+
+    /// Display name of the site.
+    public var name: String
+    /// Geographic origin, when the venue is tied to the globe.
+    public var origin: Origin?
+    /// The site-wide path-loss model; anchors may override it.
+    public var model: PathLossModel
+    /// The anchors, in file order; ids are unique.
+    public var anchors: [Anchor]
+    /// The floors, when described.
+    public var floors: [Floor]
+    /// Where targets can be, when given.
+    public var bounds: Bounds?
+
+    /// Creates a venue.
+    public init(name: String, origin: Origin? = nil, model: PathLossModel = .uncalibrated, anchors: [Anchor],
+                floors: [Floor] = [], bounds: Bounds? = nil) {
+        self.name = name
+        self.origin = origin
+        self.model = model
+        self.anchors = anchors
+        self.floors = floors
+        self.bounds = bounds
+    }
+}
+
+/// An end of a radio link whose position is known: a fixed beacon (self mode) or a fixed receiver (tag mode).
+public struct Anchor: Sendable, Hashable {
+    /// The anchor's id (a canonical beacon id or any string such as `rx-3`).
+    public var id: String
+    /// Position in the venue's local frame, metres (z is height above the anchor's floor; 0 when not given).
+    public var x: Double, y: Double, z: Double
+    /// The floor the anchor is on.
+    public var floor: Int
+    /// Per-anchor model override; nil fields fall back to the venue model.
+    public var measuredPowerDBm: Double?
+    /// Per-anchor path-loss exponent override.
+    public var pathLossExponent: Double?
+    /// Per-anchor shadowing sigma (from calibration), dB.
+    public var shadowingSigmaDB: Double?
+
+    /// Creates an anchor.
+    public init(id: String, x: Double, y: Double, z: Double = 0, floor: Int = 0, measuredPowerDBm: Double? = nil,
+                pathLossExponent: Double? = nil, shadowingSigmaDB: Double? = nil) {
+        self.id = id
+        self.x = x
+        self.y = y
+        self.z = z
+        self.floor = floor
+        self.measuredPowerDBm = measuredPowerDBm
+        self.pathLossExponent = pathLossExponent
+        self.shadowingSigmaDB = shadowingSigmaDB
+    }
+
+    /// The anchor's model: its overrides over the venue default.
+    public func model(default base: PathLossModel) -> PathLossModel {
+        PathLossModel(measuredPowerDBm: measuredPowerDBm ?? base.measuredPowerDBm,
+                      pathLossExponent: pathLossExponent ?? base.pathLossExponent,
+                      shadowingSigmaDB: shadowingSigmaDB ?? base.shadowingSigmaDB)
+    }
+}

@@ -1,1 +1,0 @@
-// Positioning module; see README.md.
