@@ -98,9 +98,43 @@ enum Peer {
         return out
     }
 
-    /// How many descriptors this process has open (/proc/self/fd).
-    static func openDescriptorCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    /// The descriptors this process has open (/proc/self/fd) that satisfy `matches`.
+    ///
+    /// Leak checks look only at descriptors a transport under test could own (a socket connected to the test's
+    /// server, the test's pty), so that other suites opening files in parallel cannot disturb them.
+    static func openDescriptors(where matches: (Int32) -> Bool) throws -> [Int32] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }.filter(matches)
+    }
+
+    /// Descriptors of TCP sockets whose peer is the given local port: the client ends connected to a test server.
+    static func sockets(connectedToPort port: UInt16) throws -> [Int32] {
+        try openDescriptors { fd in
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let result = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+            }
+            return result == 0 && address.sin_family == sa_family_t(AF_INET) && UInt16(bigEndian: address.sin_port) == port
+        }
+    }
+
+    /// Descriptors of sockets of the given address family (such as AF_BLUETOOTH).
+    static func sockets(ofFamily family: Int32) throws -> [Int32] {
+        try openDescriptors { fd in
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let result = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            return result == 0 && Int32(address.ss_family) == family
+        }
+    }
+
+    /// Descriptors open on the given path (such as the slave side of a test pty).
+    static func descriptors(openOn path: String) throws -> [Int32] {
+        try openDescriptors { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) == path
+        }
     }
 }
 
