@@ -29,7 +29,7 @@ let package = Package(
     ],
     targets: [
         // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
-        .target(name: "HCI", swiftSettings: strict),
+        .target(name: "HCI", exclude: ["README.md"], swiftSettings: strict),
         // System library: BlueZ's libbluetooth, found through pkg-config.
         .systemLibrary(
             name: "CBlueZ",
