@@ -60,5 +60,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(
+            name: "ScannerTests",
+            dependencies: ["HCI", "Scanner", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // Drives the built `bluedot` binary against the Bumble virtual world (Tools/virtual-world/world.py).
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["HCI", "HCILinux", "Scanner", "bluedot"],
+            swiftSettings: strict
+        ),
     ]
 )
