@@ -1,1 +1,0 @@
-// HCILinux module; see README.md.
