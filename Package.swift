@@ -60,6 +60,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"], swiftSettings: strict),
         .testTarget(
             name: "ScannerTests",
             dependencies: ["HCI", "Scanner", .product(name: "Logging", package: "swift-log")],

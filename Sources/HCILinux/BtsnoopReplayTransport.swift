@@ -1,0 +1,142 @@
+import HCI
+import Synchronization
+
+/// Replays a btsnoop recording as if it were a controller: an `HCITransport` over a file.
+///
+/// `open()` streams the recording's controller-to-host packets (events and incoming data), paced by the recorded
+/// timestamps or as fast as possible. A recording cannot answer: `send(_:)` accepts and ignores every packet, so a
+/// scanner driven by a replay sees the recorded answers to the recorded commands, whatever it sends. The file is
+/// read incrementally (memory stays flat) and only as fast as the stream is consumed. A damaged file ends the
+/// stream, after the packets before the damage, with `BtsnoopFileError.damaged` naming the record and offset.
+public final class BtsnoopReplayTransport: HCITransport {
+    /// How fast to replay.
+    public enum Pacing: Sendable, Hashable {
+        /// Deliver packets as fast as the consumer takes them.
+        case asFastAsPossible
+        /// Keep the recorded gaps, divided by `speed` (2 replays twice as fast). A speed that is not a positive,
+        /// finite number replays as fast as possible.
+        case recorded(speed: Double)
+    }
+
+    /// The recording.
+    public let path: String
+    /// The pacing of `open()`.
+    public let pacing: Pacing
+    private let clock: any Clock<Duration>
+    private let current: Mutex<ReplaySession?>
+
+    /// Creates a replay of the file at `path`; `clock` paces it (inject a test clock to replay without waiting).
+    public init(path: String, pacing: Pacing = .recorded(speed: 1), clock: any Clock<Duration> = ContinuousClock()) {
+        self.path = path
+        self.pacing = pacing
+        self.clock = clock
+        current = Mutex(nil)
+    }
+
+    /// `btsnoop:<path>`.
+    public var name: String { "btsnoop:\(path)" }
+
+    /// Opens the file and returns its controller-to-host packets; reopening starts from the beginning.
+    /// Throws `BtsnoopFileError.open` when the file cannot be opened.
+    public func open() async throws -> AsyncThrowingStream<HCIPacket, any Error> {
+        let cursor = try BtsnoopFileReader(path: path).makeCursor()
+        var speed: Double?
+        if case let .recorded(s) = pacing, s > 0, s.isFinite { speed = s }
+        let session = ReplaySession(cursor: cursor, speed: speed, clock: clock)
+        let previous = current.withLock { current in
+            defer { current = session }
+            return current
+        }
+        await previous?.close()
+        return AsyncThrowingStream { try await session.next() }
+    }
+
+    /// Accepted and ignored: a recording cannot answer commands.
+    public func send(_ packet: HCIPacket) async throws {}
+
+    /// Ends the current replay's stream (promptly, even while it waits for the next packet's time).
+    public func close() async {
+        let session = current.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        await session?.close()
+    }
+}
+
+/// One pass over a recording: pulls records on demand and waits for each packet's time.
+actor ReplaySession {
+    private let cursor: BtsnoopFileReader.Cursor
+    private let speed: Double?
+    private let pacer: any ReplayPacer
+    private var first: BtsnoopTimestamp?
+    private var sleeper: Task<Void, any Error>?
+    private var closed = false
+
+    init(cursor: sending BtsnoopFileReader.Cursor, speed: Double?, clock: any Clock<Duration>) {
+        self.cursor = cursor
+        self.speed = speed
+        pacer = Self.makePacer(clock)
+    }
+
+    private static func makePacer<C: Clock<Duration>>(_ clock: C) -> any ReplayPacer { ClockPacer(clock: clock) }
+
+    /// The next controller-to-host packet at its time, nil at the end or after `close()`, or the file's error.
+    func next() async throws -> HCIPacket? {
+        while !closed {
+            guard let record = try cursor.next() else { return nil }
+            guard let packet = record.packet, record.direction == .controllerToHost else { continue }
+            guard let speed else { return packet }
+            guard let first else {
+                first = record.timestamp
+                await pacer.start()
+                return packet
+            }
+            let gap = record.timestamp.microsecondsSinceYear0 - first.microsecondsSinceYear0
+            let offset = Duration.microseconds(Double(gap) / speed)
+            let pacer = pacer
+            let task = Task { try await pacer.sleep(untilOffset: offset) }
+            sleeper = task
+            do {
+                try await withTaskCancellationHandler {
+                    try await task.value
+                } onCancel: {
+                    task.cancel()
+                }
+            } catch {
+                return nil  // closed, or the consumer was cancelled
+            }
+            sleeper = nil
+            return closed ? nil : packet
+        }
+        return nil
+    }
+
+    /// Ends the stream and wakes a pending wait.
+    func close() {
+        closed = true
+        sleeper?.cancel()
+    }
+}
+
+/// Waits until an offset from the replay's start on some clock.
+protocol ReplayPacer: Sendable {
+    func start() async
+    func sleep(untilOffset offset: Duration) async throws
+}
+
+/// A pacer on a concrete clock: remembers the instant of the first packet.
+actor ClockPacer<C: Clock<Duration>>: ReplayPacer {
+    let clock: C
+    private var origin: C.Instant?
+
+    init(clock: C) { self.clock = clock }
+
+    func start() { origin = clock.now }
+
+    func sleep(untilOffset offset: Duration) async throws {
+        let origin = origin ?? clock.now
+        self.origin = origin
+        try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+    }
+}
