@@ -158,6 +158,30 @@ enum System {
         _ = try retrying("tcflush") { Glibc.tcflush(fd, TCIOFLUSH) }
     }
 
+    /// `listen(2)`.
+    static func listen(_ fd: Int32, backlog: Int32, label: String) throws(SystemError) {
+        _ = try retrying(label) { Glibc.listen(fd, backlog) }
+    }
+
+    /// `accept4(2)`-like: accepts one connection, close-on-exec; the peer address is not returned.
+    static func accept(_ fd: Int32, label: String) throws(SystemError) -> Int32 {
+        let client = try retrying(label) { Glibc.accept(fd, nil, nil) }
+        _ = try retrying("fcntl(F_SETFD)") { fcntl(client, F_SETFD, FD_CLOEXEC) }
+        return client
+    }
+
+    /// The local port of a bound IPv4 socket (`getsockname(2)`).
+    static func localPort(_ fd: Int32, label: String) throws(SystemError) -> UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = try retrying(label) {
+            withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.getsockname(fd, $0, &length) }
+            }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
     /// Opens a new pseudo-terminal through `/dev/ptmx` (what `posix_openpt` does on Linux): unlocks the slave
     /// (`TIOCSPTLCK`) and asks its number (`TIOCGPTN`). Returns the master descriptor and the slave's path.
     static func openPseudoTerminal() throws(SystemError) -> (master: Int32, slavePath: String) {

@@ -1,0 +1,170 @@
+"""The virtual world's configuration file: the receiver's position and the beacons (see README.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import uuid
+from typing import Any
+
+import frames
+
+FRAME_TYPES = ("ibeacon", "eddystone-uid", "eddystone-url", "eddystone-tlm", "altbeacon")
+
+
+class ConfigError(ValueError):
+    """A configuration file problem; the message names the file and the JSON path."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Position:
+    x: float
+    y: float
+    z: float
+
+    def distance_to(self, other: Position) -> float:
+        return math.dist((self.x, self.y, self.z), (other.x, other.y, other.z))
+
+
+@dataclasses.dataclass
+class Beacon:
+    """One advertiser: where it is, how its signal falls off, and what it sends."""
+
+    id: str
+    frame: str
+    address: str  # random static address, AA:BB:CC:DD:EE:FF
+    position: Position
+    measured_power: float  # true RSSI at 1 m, dBm
+    advertised_power: int  # what the frame claims at 1 m (defaults to measured_power)
+    path_loss_exponent: float
+    interval_ms: float
+    fields: dict[str, Any]
+
+    def payload(self, uptime_s: float = 0.0) -> bytes:
+        """The advertising data at `uptime_s` seconds after start (only TLM frames change over time)."""
+        f = self.fields
+        power_at_0m = self.advertised_power + 41  # Eddystone ranging data is the power at 0 m
+        if self.frame == "ibeacon":
+            return frames.ibeacon(f["uuid"], f["major"], f["minor"], self.advertised_power)
+        if self.frame == "eddystone-uid":
+            return frames.eddystone_uid(f["namespace"], f["instance"], power_at_0m)
+        if self.frame == "eddystone-url":
+            return frames.eddystone_url(f["url"], power_at_0m)
+        if self.frame == "eddystone-tlm":
+            count = int(uptime_s * 1000 / self.interval_ms)
+            return frames.eddystone_tlm(f.get("batteryMv", 3000), f.get("temperature", 21.5), count, uptime_s)
+        return frames.altbeacon(
+            f["id1"], f["id2"], f["id3"], self.advertised_power,
+            f.get("manufacturerId", frames.RADIUS_NETWORKS_COMPANY_ID), f.get("reserved", 0),
+        )
+
+
+@dataclasses.dataclass
+class World:
+    receiver: Position
+    beacons: list[Beacon]
+    noise_sigma: float
+
+
+def _get(obj: dict, key: str, path: str, kind: type | tuple, default: Any = None, required: bool = True) -> Any:
+    if key not in obj:
+        if required and default is None:
+            raise ConfigError(f"{path}.{key}: missing")
+        return default
+    value = obj[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        names = " or ".join(k.__name__ for k in kinds).replace("float", "number").replace("int", "integer")
+        raise ConfigError(f"{path}.{key}: expected {names}, got {json.dumps(value)}")
+    return value
+
+
+def _position(obj: dict, path: str) -> Position:
+    return Position(*(float(_get(obj, k, path, (int, float), default=0.0 if k == "z" else None)) for k in "xyz"))
+
+
+def _canonical_id(frame: str, f: dict, address: str, path: str) -> str:
+    try:
+        if frame == "ibeacon":
+            return f"ibeacon:{uuid.UUID(f['uuid'])}:{f['major']}:{f['minor']}"
+        if frame == "eddystone-uid":
+            return f"eddystone:{f['namespace'].lower()}:{f['instance'].lower()}"
+        if frame == "altbeacon":
+            return f"altbeacon:{f['id1'].replace('-', '').lower()}:{f['id2']}:{f['id3']}"
+    except (KeyError, ValueError) as error:
+        raise ConfigError(f"{path}: bad or missing id field: {error}") from None
+    return f"mac:{address.lower()}"
+
+
+def _address(index: int, given: str | None, path: str) -> str:
+    if given is None:
+        # A random static address: the two most significant bits set (Core Spec 5.4, Vol 6, Part B, 1.3.2.1).
+        return f"C0:00:00:00:{(index >> 8) & 0xFF:02X}:{index & 0xFF:02X}"
+    parts = given.split(":")
+    if len(parts) != 6 or not all(len(p) == 2 and all(c in "0123456789abcdefABCDEF" for c in p) for p in parts):
+        raise ConfigError(f"{path}.address: expected AA:BB:CC:DD:EE:FF, got {given!r}")
+    if int(parts[0], 16) & 0xC0 != 0xC0:
+        raise ConfigError(f"{path}.address: {given} is not a random static address (top two bits must be 1)")
+    return given.upper()
+
+
+def parse(document: dict, source: str) -> World:
+    """Builds the world from a parsed JSON document; `source` names the file in errors."""
+    root = source
+    defaults = _get(document, "defaults", root, dict, default={}, required=False)
+    receiver = _position(_get(document, "receiver", root, dict), f"{root}: receiver")
+    noise = float(_get(_get(document, "noise", root, dict, default={}, required=False), "sigma", "noise",
+                       (int, float), default=0.0, required=False))
+    beacons: list[Beacon] = []
+    seen: dict[str, str] = {}
+    for index, entry in enumerate(_get(document, "beacons", root, list)):
+        path = f"{root}: beacons[{index}]"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{path}: expected an object")
+        frame = _get(entry, "frame", path, str)
+        if frame not in FRAME_TYPES:
+            raise ConfigError(f"{path}.frame: {frame!r} is not one of {', '.join(FRAME_TYPES)}")
+
+        def number(key: str, fallback: float, entry: dict = entry, path: str = path) -> float:
+            return float(_get(entry, key, path, (int, float),
+                              default=_get(defaults, key, "defaults", (int, float), default=fallback, required=False)))
+
+        measured = number("measuredPower", -59.0)
+        address = _address(index + 1, entry.get("address"), path)
+        fields = {k: v for k, v in entry.items() if k not in ("x", "y", "z")}
+        beacon = Beacon(
+            id=_canonical_id(frame, fields, address, path), frame=frame, address=address,
+            position=_position(entry, path), measured_power=measured,
+            advertised_power=int(round(number("advertisedPower", measured))),
+            path_loss_exponent=number("pathLossExponent", 2.0), interval_ms=number("intervalMs", 100.0),
+            fields=fields,
+        )
+        if beacon.interval_ms < 20:
+            raise ConfigError(f"{path}.intervalMs: {beacon.interval_ms} is below the 20 ms minimum")
+        try:
+            beacon.payload()
+        except (frames.FrameError, KeyError, ValueError, TypeError) as error:
+            raise ConfigError(f"{path}: {error}") from None
+        for key in (beacon.id, beacon.address):
+            if key in seen:
+                raise ConfigError(f"{path}: {key} already used by {seen[key]}")
+            seen[key] = path
+        beacons.append(beacon)
+    return World(receiver=receiver, beacons=beacons, noise_sigma=noise)
+
+
+def load(path: str) -> World:
+    """Reads and checks a configuration file."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            document = json.load(file)
+    except OSError as error:
+        raise ConfigError(f"{path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise ConfigError(f"{path}:{error.lineno}:{error.colno}: {error.msg}") from None
+    if not isinstance(document, dict):
+        raise ConfigError(f"{path}: expected a JSON object at the top level")
+    return parse(document, path)
+
+

@@ -1,0 +1,163 @@
+"""Checks world.py end to end over its TCP port: run with `python -m unittest test_world` in this folder,
+using a Python that has bumble installed."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import select
+import socket
+import struct
+import subprocess
+import sys
+import time
+import unittest
+
+from bumble import hci
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIG = os.path.join(HERE, "beacons.json")
+TIMEOUT_S = 10.0
+
+
+def command(opcode: int, parameters: bytes = b"") -> bytes:
+    return bytes([0x01]) + struct.pack("<HB", opcode, len(parameters)) + parameters
+
+
+RESET = command(0x0C03)
+SET_EVENT_MASK = command(0x0C01, (0x3DBFF807FFFBFFFF | 1 << 61).to_bytes(8, "little"))
+LE_SET_EVENT_MASK_ALL = command(0x2001, (0x7FFFF).to_bytes(8, "little"))
+LE_SET_SCAN_PARAMETERS = command(0x200B, bytes([0x00]) + struct.pack("<HH", 0x0010, 0x0010) + bytes([0x01, 0x00]))
+LE_SET_SCAN_ENABLE = command(0x200C, bytes([0x01, 0x00]))
+LE_SET_EXT_SCAN_PARAMETERS = command(0x2041, bytes([0x01, 0x00, 0x01, 0x00]) + struct.pack("<HH", 0x10, 0x10))
+LE_SET_EXT_SCAN_ENABLE = command(0x2042, bytes([0x01, 0x00]) + struct.pack("<HH", 0, 0))
+
+
+class World:
+    def __init__(self, *extra: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "world.py"), "--config", CONFIG, *extra],
+            stdout=subprocess.PIPE, text=True,
+        )
+        ready, _, _ = select.select([self.process.stdout], [], [], TIMEOUT_S)
+        if not ready:
+            self.close()
+            raise TimeoutError("world.py did not print its ready line")
+        self.info = json.loads(self.process.stdout.readline())
+        self.socket = socket.create_connection(("127.0.0.1", self.info["port"]), timeout=TIMEOUT_S)
+        self.buffer = b""
+
+    def send(self, packet: bytes) -> None:
+        self.socket.sendall(packet)
+
+    def events(self, duration_s: float) -> list[hci.HCI_Event]:
+        """Every event within `duration_s` (H4 framing: indicator 0x04, code, length)."""
+        deadline = time.monotonic() + duration_s
+        out = []
+        while time.monotonic() < deadline:
+            self.socket.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                chunk = self.socket.recv(4096)
+            except TimeoutError:
+                break
+            if not chunk:
+                break
+            self.buffer += chunk
+            while len(self.buffer) >= 3 and len(self.buffer) >= 3 + self.buffer[2]:
+                size = 3 + self.buffer[2]
+                out.append(hci.HCI_Packet.from_bytes(self.buffer[:size]))
+                self.buffer = self.buffer[size:]
+        return out
+
+    def close(self) -> None:
+        if hasattr(self, "socket"):
+            self.socket.close()
+        self.process.terminate()
+        self.process.stdout.close()
+        try:
+            self.process.wait(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def expected_rssi(measured: float, n: float, position, receiver=(0.0, 0.0, 1.0)) -> int:
+    return int(round(measured - 10 * n * math.log10(max(math.dist(position, receiver), 0.1))))
+
+
+EXPECTED = {  # from beacons.json: address -> RSSI at the receiver
+    "C0:00:00:00:00:01": expected_rssi(-59, 2.0, (3, 4, 1)),
+    "C0:00:00:00:00:02": expected_rssi(-62, 2.2, (10, 0, 1)),
+    "C0:00:00:00:00:03": expected_rssi(-59, 2.0, (0, 6, 1)),
+    "C0:00:00:00:00:04": expected_rssi(-59, 2.0, (1, 1, 1)),
+    "C0:00:00:00:00:05": expected_rssi(-65, 2.0, (0, 0, 3)),
+}
+
+
+def reports(events, kind):
+    return [r for e in events if isinstance(e, kind) for r in e.reports]
+
+
+class WorldTests(unittest.TestCase):
+    def test_legacy_scan_gives_one_legacy_report_per_pdu_with_model_rssi(self) -> None:
+        world = World()
+        try:
+            for packet in (RESET, SET_EVENT_MASK, LE_SET_SCAN_PARAMETERS, LE_SET_SCAN_ENABLE):
+                world.send(packet)
+            events = world.events(1.2)
+        finally:
+            world.close()
+        legacy = reports(events, hci.HCI_LE_Advertising_Report_Event)
+        self.assertFalse(reports(events, hci.HCI_LE_Extended_Advertising_Report_Event))
+        self.assertEqual({str(r.address).split("/")[0] for r in legacy}, set(EXPECTED))
+        for report in legacy:
+            self.assertEqual(report.rssi, EXPECTED[str(report.address).split("/")[0]])
+            self.assertEqual(report.event_type, hci.HCI_LE_Advertising_Report_Event.EventType.ADV_NONCONN_IND)
+        ibeacon = [r for r in legacy if str(r.address).startswith("C0:00:00:00:00:01")]
+        # 100 ms interval over ~1.2 s: one report per PDU, not two (stock Bumble doubles them).
+        self.assertTrue(8 <= len(ibeacon) <= 14, len(ibeacon))
+
+    def test_without_event_mask_no_reports(self) -> None:
+        world = World()
+        try:
+            for packet in (RESET, LE_SET_SCAN_PARAMETERS, LE_SET_SCAN_ENABLE):
+                world.send(packet)
+            events = world.events(0.6)
+        finally:
+            world.close()
+        self.assertEqual(len([e for e in events if isinstance(e, hci.HCI_Command_Complete_Event)]), 3)
+        self.assertFalse(reports(events, hci.HCI_LE_Advertising_Report_Event))
+
+    def test_extended_scan_gives_extended_reports_with_legacy_bit(self) -> None:
+        world = World()
+        try:
+            for packet in (RESET, SET_EVENT_MASK, LE_SET_EVENT_MASK_ALL, LE_SET_EXT_SCAN_PARAMETERS,
+                           LE_SET_EXT_SCAN_ENABLE):
+                world.send(packet)
+            events = world.events(0.6)
+        finally:
+            world.close()
+        extended = reports(events, hci.HCI_LE_Extended_Advertising_Report_Event)
+        self.assertTrue(extended)
+        self.assertFalse(reports(events, hci.HCI_LE_Advertising_Report_Event))
+        for report in extended:
+            self.assertEqual(report.event_type, 0x10)  # legacy PDU, non-connectable, non-scannable
+            self.assertEqual(report.rssi, EXPECTED[str(report.address).split("/")[0]])
+
+    def test_legacy_features_reject_extended_commands(self) -> None:
+        world = World("--features", "legacy")
+        try:
+            world.send(LE_SET_EXT_SCAN_PARAMETERS)
+            world.send(command(0x2003))  # LE Read Local Supported Features
+            events = world.events(0.5)
+        finally:
+            world.close()
+        complete = [e for e in events if isinstance(e, hci.HCI_Command_Complete_Event)]
+        self.assertEqual(complete[0].return_parameters.status, hci.HCI_ErrorCode.UNKNOWN_HCI_COMMAND_ERROR)
+        features = int.from_bytes(complete[1].return_parameters.le_features, "little")
+        self.assertEqual(features & hci.LeFeatureMask.LE_EXTENDED_ADVERTISING, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
