@@ -59,7 +59,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux"], swiftSettings: strict),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"], swiftSettings: strict),
         .testTarget(
