@@ -60,7 +60,7 @@ struct ScanCommand: AsyncParsableCommand {
             recorder = BtsnoopPacketRecorder(recorder: try BtsnoopRecorder(path: record), logger: logger)
         }
         let output = LineOutput(flushEachLine: true)
-        let scanner = Scanner(
+        let scanner = LEScanner(
             transport: link, configuration: scanConfiguration, recorder: recorder,
             clock: { Date().timeIntervalSince1970 }, logger: logger)
         let signals = StopSignals { name in

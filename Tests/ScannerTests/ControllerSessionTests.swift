@@ -10,7 +10,7 @@ import Testing
     ]
 
     /// Runs a scanner until the fake reports scanning, then stops it; returns the scanner and its run's result.
-    func scanAndStop(_ controller: FakeController, procedure: ScanConfiguration.Procedure = .automatic) async throws -> Scanner {
+    func scanAndStop(_ controller: FakeController, procedure: ScanConfiguration.Procedure = .automatic) async throws -> LEScanner {
         let scanner = Fixture.scanner(controller, procedure: procedure)
         let run = Task { try await scanner.run { _ in } }
         #expect(await eventually { scanner.isScanning })
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func linkThatCannotOpenAtStartIsAnError() async throws {
-        let scanner = Scanner(transport: RefusingTransport(), clock: { 0 }, logger: Fixture.logger)
+        let scanner = LEScanner(transport: RefusingTransport(), clock: { 0 }, logger: Fixture.logger)
         let error = await #expect(throws: ScannerError.self) { try await scanner.run { _ in } }
         #expect(error == .transportUnavailable(transport: "refusing", reason: "connectionRefused"))
     }

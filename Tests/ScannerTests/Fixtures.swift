@@ -31,8 +31,8 @@ enum Fixture {
     static func scanner(
         _ controller: FakeController, procedure: ScanConfiguration.Procedure = .automatic,
         timeout: Duration = .milliseconds(500), recorder: (any HCIPacketRecorder)? = nil
-    ) -> Scanner {
-        Scanner(
+    ) -> LEScanner {
+        LEScanner(
             transport: controller,
             configuration: ScanConfiguration(procedure: procedure, commandTimeout: timeout),
             backoff: ReconnectBackoff(initial: .milliseconds(5), maximum: .milliseconds(20)),

@@ -46,7 +46,7 @@ import Testing
 
     @Test func stopDuringBackoffEndsRun() async throws {
         let controller = FakeController(.init(failedReopens: 1_000))
-        let scanner = Scanner(
+        let scanner = LEScanner(
             transport: controller, configuration: ScanConfiguration(commandTimeout: .milliseconds(500)),
             backoff: ReconnectBackoff(initial: .seconds(30)), clock: { 0 }, logger: Fixture.logger)
         let run = Task { try await scanner.run { _ in } }

@@ -1,7 +1,7 @@
 import HCI
 import Logging
 
-extension Scanner {
+extension LEScanner {
     /// How one pass of the connection loop ended.
     private enum Outcome {
         case stopped

@@ -10,7 +10,7 @@ import Synchronization
 /// (logged, retried with `ReconnectBackoff`, counted in `statistics.reconnects` when it comes back), or a Hardware
 /// Error event (logged, init sequence re-run). A controller that does not answer a command in time, or refuses
 /// one, ends `run` with a `ScannerError` naming the command; so does a link that cannot be opened at the start.
-public final class Scanner: Sendable {
+public final class LEScanner: Sendable {
     /// The link to the controller.
     public let transport: any HCITransport
     /// How to scan.
@@ -71,7 +71,7 @@ public final class Scanner: Sendable {
             return state.started
         }
         guard !alreadyStarted else {
-            throw .invalidConfiguration(field: "run", reason: "a Scanner runs once; create another to scan again")
+            throw .invalidConfiguration(field: "run", reason: "an LEScanner runs once; create another to scan again")
         }
         let result: Result<Void, ScannerError> = await withTaskCancellationHandler {
             do throws(ScannerError) {
