@@ -89,7 +89,7 @@ public final class LEScanner: Sendable {
     /// The sightings as an async sequence; ending the iteration stops the scan cleanly.
     public func sightings() -> AsyncThrowingStream<Sighting, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Sighting.self)
-        let task = Task {
+        Task {
             do {
                 try await self.run { continuation.yield($0) }
                 continuation.finish()
@@ -97,10 +97,7 @@ public final class LEScanner: Sendable {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { [weak self] _ in
-            self?.stop()
-            _ = task
-        }
+        continuation.onTermination = { [weak self] _ in self?.stop() }
         return stream
     }
 

@@ -63,7 +63,8 @@ public struct ScanConfiguration: Sendable, Hashable {
         return (UInt16(interval), UInt16(window))
     }
 
-    /// Checks the timing against the legacy range, which every controller accepts, and the deadline.
+    /// Checks the deadline and the timing against the widest range the procedure may use (extended for
+    /// `.automatic`); the session checks again against the range of the procedure it picks.
     public func validate() throws(ScannerError) {
         _ = try timingUnits(extended: procedure == .automatic)
         guard commandTimeout > .zero else {
