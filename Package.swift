@@ -46,6 +46,7 @@ let package = Package(
         .target(
             name: "Scanner",
             dependencies: ["HCI", .product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
