@@ -79,7 +79,7 @@ struct ScanCommand: AsyncParsableCommand {
             output.flush()
             recorder?.recorder.close()
         }
-        logger.info("scanning", metadata: ["transport": "\(link.name)"])
+        logger.info("starting", metadata: ["transport": "\(link.name)"])
         do {
             try await scanner.run { output.write($0.jsonLine) }
         } catch {

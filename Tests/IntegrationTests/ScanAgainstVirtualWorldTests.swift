@@ -79,9 +79,18 @@ struct ScanAgainstVirtualWorldTests {
         guard worldAvailable() else { return }
         let world = try await VirtualWorld()
         let recording = try IntegrationEnvironment.scratchDirectory().appendingPathComponent("scan.btsnoop").path
-        let result = try await scan(world, seconds: 2, extra: ["--record", recording])
+        // Stopped by SIGTERM once sightings flow: the recording must be complete and flushed all the same.
+        let child = try ChildProcess(IntegrationEnvironment.bluedot, [
+            "scan", "--h4-tcp", world.endpoint, "--record", recording,
+        ])
+        defer { child.kill() }
+        #expect(await child.waitForOutput(timeout: .seconds(15)) { sightingObjects($0).count >= 20 })
+        child.signal(SIGTERM)
+        #expect(await child.wait(timeout: .seconds(10)), "bluedot scan did not stop on SIGTERM")
         world.kill()
+        let result = child.result
         #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("signal=SIGTERM"))
         #expect(!sightingObjects(result.standardOutput).isEmpty)
         let decoded = try ChildProcess.run(IntegrationEnvironment.bluedot, ["decode", recording], timeout: .seconds(30))
         #expect(decoded.status == 0, "stderr: \(decoded.standardError)")
