@@ -19,8 +19,8 @@ final class ChildProcess: @unchecked Sendable {
         let scratch = try IntegrationEnvironment.scratchDirectory()
         outputURL = scratch.appendingPathComponent("stdout")
         errorURL = scratch.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         description = ([executable] + arguments).joined(separator: " ")
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

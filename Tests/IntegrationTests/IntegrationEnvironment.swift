@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Where the package, the built `bluedot` binary, the Python with Bumble and the external tools are, and whether
 /// their absence skips or fails the integration tests.
@@ -41,6 +42,11 @@ enum IntegrationEnvironment {
 
     /// True when the world tests should run: the world is available, or its absence must fail them.
     static let runWorldTests = worldUnavailableReason == nil || integrationRequired
+
+    /// Why the world tests were skipped, as the test report shows it.
+    static var skipComment: Comment {
+        Comment(rawValue: "virtual world unavailable: \(worldUnavailableReason ?? "?")")
+    }
 
     /// The `bluedot` binary: beside the test bundle, else in `swift build --show-bin-path`.
     static let bluedot: String = {

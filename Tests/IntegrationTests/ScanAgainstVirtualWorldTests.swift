@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `bluedot scan` and `bluedot decode` as a user runs them, against the Bumble virtual world.
-@Suite(.serialized, .enabled(if: IntegrationEnvironment.runWorldTests, "virtual world unavailable; set BLUEDOT_PYTHON"))
+@Suite(.serialized, .enabled(if: IntegrationEnvironment.runWorldTests, IntegrationEnvironment.skipComment))
 struct ScanAgainstVirtualWorldTests {
     /// Fails the test when the world cannot run but must (BLUEDOT_REQUIRE_INTEGRATION=1); true when it can run.
     func worldAvailable() -> Bool {
