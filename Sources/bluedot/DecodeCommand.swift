@@ -40,13 +40,13 @@ struct DecodeCommand: ParsableCommand {
             + "advertising reports \(statistics.advertisingReports), beacons \(statistics.beacons)"
         if !types.isEmpty { summary += " (\(types.joined(separator: ", ")))" }
         summary += ", malformed \(statistics.malformed)"
-        FileHandleOutput.standardError(summary)
+        StandardError.write(summary)
         guard let stoppedBy else { return }
         if Self.isUnreadable(stoppedBy, records: records) {
-            FileHandleOutput.standardError("bluedot decode: \(stoppedBy)")
+            StandardError.write("bluedot decode: \(stoppedBy)")
             throw ExitCode.failure
         }
-        FileHandleOutput.standardError("stopped early after \(records) record(s): \(stoppedBy)")
+        StandardError.write("stopped early after \(records) record(s): \(stoppedBy)")
     }
 
     /// True when nothing of the file could be used: it would not open or read, or its header is bad.

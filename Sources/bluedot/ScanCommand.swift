@@ -84,16 +84,9 @@ struct ScanCommand: AsyncParsableCommand {
             try await scanner.run { output.write($0.jsonLine) }
         } catch {
             logger.info("statistics", metadata: ["summary": "\(scanner.statistics.summary)"])
-            FileHandleOutput.standardError("bluedot scan: \(error)")
+            StandardError.write("bluedot scan: \(error)")
             throw ExitCode.failure
         }
         logger.info("stopped", metadata: ["summary": "\(scanner.statistics.summary)"])
-    }
-}
-
-/// Plain messages to standard error, outside the logger (errors the user must see).
-enum FileHandleOutput {
-    static func standardError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 }

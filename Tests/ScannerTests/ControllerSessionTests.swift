@@ -1,4 +1,5 @@
 import HCI
+import Synchronization
 import Testing
 @testable import Scanner
 
@@ -145,5 +146,3 @@ final class PacketLog: HCIPacketRecorder {
         storage.withLock { $0.append(Entry(packet: packet, direction: direction, timestamp: timestamp)) }
     }
 }
-
-import Synchronization

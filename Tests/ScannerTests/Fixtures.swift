@@ -1,5 +1,6 @@
 import Foundation
 import HCI
+import Synchronization
 import Logging
 @testable import Scanner
 
@@ -56,5 +57,3 @@ func eventually(timeout: Duration = .seconds(3), _ condition: () -> Bool) async 
     }
     return condition()
 }
-
-import Synchronization
