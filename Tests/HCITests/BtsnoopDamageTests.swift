@@ -32,15 +32,15 @@ import Testing
                 continue
             }
             if cut < 16 {
-                #expect(error == BtsnoopError(recordNumber: 0, byteOffset: 0, reason: .truncatedHeader(needs: 16, has: cut)))
+                let expected = BtsnoopError(recordNumber: 0, byteOffset: 0, reason: .truncatedHeader(needs: 16, has: cut))
+                #expect(error == expected)
             } else {
                 let recordStart = boundaries[whole]
                 let has = cut - recordStart
                 let needs = has < 24 ? 24 : boundaries[whole + 1] - recordStart
-                #expect(
-                    error == BtsnoopError(
-                        recordNumber: whole + 1, byteOffset: recordStart, reason: .truncatedRecord(needs: needs, has: has)),
-                    "cut at \(cut)")
+                let reason = BtsnoopError.Reason.truncatedRecord(needs: needs, has: has)
+                let expected = BtsnoopError(recordNumber: whole + 1, byteOffset: recordStart, reason: reason)
+                #expect(error == expected, "cut at \(cut)")
             }
         }
     }
@@ -58,7 +58,9 @@ import Testing
     @Test func emptyInputIsATruncatedHeader() {
         let (records, error) = BtsnoopDecoderTests.decode([ArraySlice<UInt8>]())
         #expect(records.isEmpty)
-        #expect(error?.description == "stopped at the file header, byte offset 0: truncated header (needs 16 bytes, has 0)")
+        #expect(
+            error?.description
+                == "stopped at the file header, byte offset 0: truncated header (needs 16 bytes, has 0)")
     }
 
     @Test func headerErrors() {
@@ -118,5 +120,24 @@ import Testing
         Self.patch(&bytes, at: 16, 200)  // original length 200, included 4: a snapped capture
         let (records, error) = BtsnoopDecoderTests.decode([bytes[...]])
         #expect(error == nil && records.first?.originalLength == 200 && records.first?.packet?.bytes.count == 3)
+    }
+
+    @Test func seededMutationsNeverCrashAndStopInsideTheFile() throws {
+        let original = Array(try BtsnoopDecoderTests.fixture().prefix(4096))
+        var rng = ADRoundTripTests.SeededGenerator(seed: 0xB7_5009)
+        for _ in 0..<300 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            let (records, error) = BtsnoopDecoderTests.decode([bytes[...]])
+            #expect(zip(records, records.dropFirst()).allSatisfy { $0.byteOffset < $1.byteOffset })
+            #expect(records.map(\.number) == Array(1..<(records.count + 1)))
+            // The 4096-byte prefix ends inside a record, so every run ends in an error at or after the last record.
+            let failure = try #require(error)
+            #expect(failure.byteOffset <= bytes.count)
+            #expect(failure.recordNumber == (failure.recordNumber == 0 ? 0 : records.count + 1))
+            #expect(failure.recordNumber != 0 || records.isEmpty)
+        }
     }
 }

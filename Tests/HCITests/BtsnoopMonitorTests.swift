@@ -6,7 +6,8 @@ import Testing
 ///
 /// btmon needs a live monitor socket (AF_BLUETOOTH), which this machine's kernel does not have, so the file is
 /// hand-built here from the documented layout: BlueZ `doc/btsnoop.rst` and `src/shared/btsnoop.h` (flags =
-/// adapter index << 16 | opcode; payload = the packet without an H4 indicator).
+/// adapter index << 16 | opcode; payload = the packet without an H4 indicator). A file of the same layout (new
+/// index, reset, command complete) was checked once by hand with `btmon -r`, which decoded it as expected.
 @Suite struct BtsnoopMonitorTests {
     static func record(_ opcode: UInt16, index: UInt16, _ payload: [UInt8], at us: Int64) -> [UInt8] {
         BtsnoopWriter.record(

@@ -22,25 +22,23 @@ extension Beacon {
     ///
     /// Checks the marker bytes before decoding, so that the common non-beacon structure costs a few compares.
     @inlinable public static func decode(element: ADElement) -> Beacon? {
-        let data = element.data
+        var r = ByteReader(element.data)
         switch element.type {
         case .manufacturerSpecificData:
-            guard data.count >= 4 else { return nil }
-            let i = data.startIndex
-            let company = UInt16(data[i]) | UInt16(data[i + 1]) << 8
-            let payload = data[(i + 2)...]
-            if company == IBeacon.appleCompanyID && data[i + 2] == IBeacon.beaconType {
+            guard let company = try? r.u16("company identifier") else { return nil }
+            let payload = r.rest()
+            var peek = ByteReader(payload)
+            guard let marker = try? peek.u16BigEndian("beacon marker") else { return nil }
+            if company == IBeacon.appleCompanyID && marker >> 8 == IBeacon.beaconType {
                 return (try? IBeacon(companyID: company, data: payload)).map(Beacon.iBeacon)
             }
-            if data[i + 2] == 0xBE && data[i + 3] == 0xAC {
+            if marker == AltBeacon.beaconCode {
                 return (try? AltBeacon(companyID: company, data: payload)).map(Beacon.altBeacon)
             }
             return nil
         case .serviceData16:
-            guard data.count >= 3 else { return nil }
-            let i = data.startIndex
-            guard UInt16(data[i]) | UInt16(data[i + 1]) << 8 == Eddystone.serviceUUID else { return nil }
-            return (try? Eddystone.decode(serviceData: data[(i + 2)...])) ?? nil
+            guard (try? r.u16("service UUID")) == Eddystone.serviceUUID else { return nil }
+            return (try? Eddystone.decode(serviceData: r.rest())) ?? nil
         default:
             return nil
         }
