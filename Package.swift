@@ -40,6 +40,7 @@ let package = Package(
         .target(
             name: "HCILinux",
             dependencies: ["HCI", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         // Controller session over any HCITransport: init sequence, deadlines, scanning, reconnects.
@@ -61,7 +62,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCILinux", "HCI"], swiftSettings: strict),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
         .testTarget(
             name: "ScannerTests",
             dependencies: ["HCI", "Scanner", .product(name: "Logging", package: "swift-log")],

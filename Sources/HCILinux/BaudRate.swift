@@ -41,5 +41,6 @@ public struct BaudRate: Sendable, Hashable, CustomStringConvertible {
         self.init(bitsPerSecond: entry.0, speed: entry.1)
     }
 
+    /// The rate in bits per second, as a number.
     public var description: String { "\(bitsPerSecond)" }
 }

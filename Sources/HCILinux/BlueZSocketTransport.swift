@@ -55,6 +55,8 @@ public final class BlueZSocketTransport: HCITransport {
         self.init(adapter: try AdapterSelector(parsing: text), channel: channel)
     }
 
+    /// Opens the socket (bringing a raw-channel adapter up first) and returns the events it receives.
+    /// Any link already open is closed first. Throws `HCILinuxError`.
     public func open() async throws -> AsyncThrowingStream<HCIPacket, any Error> {
         await close()
         let adapter = adapter
@@ -77,11 +79,13 @@ public final class BlueZSocketTransport: HCITransport {
         return stream
     }
 
+    /// Writes one packet, H4 indicator first, as the kernel expects. Throws `HCILinuxError`.
     public func send(_ packet: HCIPacket) async throws {
         guard let link = current.withLock({ $0 }) else { throw HCILinuxError.notOpen(transport: name) }
         try link.write(packet.h4Bytes, timeout: writeTimeout)
     }
 
+    /// Stops the reader, closes the socket and returns once both are done.
     public func close() async {
         guard let link = current.withLock({ link in defer { link = nil }; return link }) else { return }
         link.stop()

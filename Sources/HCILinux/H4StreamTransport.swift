@@ -59,6 +59,8 @@ public final class H4StreamTransport: HCITransport {
         self.init(endpoint: .serial(path: path, baudRate: try BaudRate(baudRate), flowControl: flowControl))
     }
 
+    /// Connects (or opens the tty) and returns the packets framed from its bytes. Any link already open is
+    /// closed first. Throws `HCILinuxError`.
     public func open() async throws -> AsyncThrowingStream<HCIPacket, any Error> {
         await close()
         let endpoint = endpoint
@@ -97,11 +99,13 @@ public final class H4StreamTransport: HCITransport {
         return stream
     }
 
+    /// Writes one packet as H4 bytes. Throws `HCILinuxError` (`.notOpen` after the link ended).
     public func send(_ packet: HCIPacket) async throws {
         guard let link = current.withLock({ $0 }) else { throw HCILinuxError.notOpen(transport: name) }
         try link.write(packet.h4Bytes, timeout: writeTimeout)
     }
 
+    /// Stops the reader, closes the descriptor and returns once both are done.
     public func close() async {
         guard let link = current.withLock({ link in defer { link = nil }; return link }) else { return }
         link.stop()

@@ -32,6 +32,7 @@ public enum HCILinuxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Any other failed system call, on the named transport.
     case system(transport: String, SystemError)
 
+    /// What went wrong, on which transport, and what to do about it.
     public var description: String {
         switch self {
         case let .noBluetoothSupport(error):

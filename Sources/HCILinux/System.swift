@@ -187,7 +187,8 @@ enum System {
     static func openPseudoTerminal() throws(SystemError) -> (master: Int32, slavePath: String) {
         let master = try open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC, label: "open(/dev/ptmx)")
         do throws(SystemError) {
-            try ioctl(master, bluedot_TIOCSPTLCK, 0, label: "ioctl(TIOCSPTLCK)")
+            var unlock: Int32 = 0
+            try ioctl(master, bluedot_TIOCSPTLCK, &unlock, label: "ioctl(TIOCSPTLCK)")
             var number: Int32 = 0
             try ioctl(master, bluedot_TIOCGPTN, &number, label: "ioctl(TIOCGPTN)")
             return (master, "/dev/pts/\(number)")
@@ -213,7 +214,7 @@ extension System {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
+        hints.ai_flags = AI_NUMERICSERV  // no AI_ADDRCONFIG: it hides ::1 on hosts with only loopback IPv6
         var list: UnsafeMutablePointer<addrinfo>?
         let code = getaddrinfo(host, String(port), &hints, &list)
         guard code == 0 else { return .failure(ResolveFailure(message: String(cString: gai_strerror(code)))) }

@@ -116,6 +116,26 @@ extension LinuxTransportTests {
             }
         }
 
+        /// A listener that never accepts, with its accept queue full: Linux drops further SYNs, so connect hangs.
+        @Test func connectGivesUpAtTheTimeout() async throws {
+            let server = try LoopbackServer(backlog: 0)
+            var transports: [H4StreamTransport] = []
+            var failure: HCILinuxError?
+            let started = ContinuousClock.now
+            for _ in 0..<4 where failure == nil {
+                let transport = try H4StreamTransport(tcp: server.endpoint, connectTimeout: .milliseconds(300))
+                transports.append(transport)
+                do {
+                    _ = try await transport.open()
+                } catch let error as HCILinuxError {
+                    failure = error
+                }
+            }
+            #expect(failure == .connectTimedOut(transport: "tcp:\(server.endpoint)", timeout: .milliseconds(300)))
+            #expect(ContinuousClock.now - started < .seconds(3))
+            for transport in transports { await transport.close() }
+        }
+
         @Test func unresolvableHostIsAClearError() async throws {
             let transport = try H4StreamTransport(tcp: "no-such-host.invalid:9000")
             await #expect {

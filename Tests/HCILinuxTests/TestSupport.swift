@@ -109,14 +109,14 @@ final class LoopbackServer {
     let fd: Int32
     let port: UInt16
 
-    init() throws {
+    init(backlog: Int32 = 4) throws {
         fd = try System.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, label: "socket(test)")
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
         address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
         try System.bind(fd, address, label: "bind(test)")
-        try System.listen(fd, backlog: 4, label: "listen(test)")
+        try System.listen(fd, backlog: backlog, label: "listen(test)")
         port = try System.localPort(fd, label: "getsockname(test)")
     }
 

@@ -75,7 +75,8 @@ def _get(obj: dict, key: str, path: str, kind: type | tuple, default: Any = None
     value = obj[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool) or not isinstance(value, kinds):
-        names = " or ".join(k.__name__ for k in kinds).replace("float", "number").replace("int", "integer")
+        words = {int: "an integer", float: "a number", str: "a string", dict: "an object", list: "an array"}
+        names = "a number" if kinds == (int, float) else " or ".join(words.get(k, k.__name__) for k in kinds)
         raise ConfigError(f"{path}.{key}: expected {names}, got {json.dumps(value)}")
     return value
 

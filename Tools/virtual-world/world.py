@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -104,10 +105,12 @@ async def run(arguments: argparse.Namespace) -> int:
         return model.rssi(beacon.measured_power, beacon.path_loss_exponent, distance)
 
     link = LocalLink()
+    scratch = None
     ready: dict = {"ready": True}
     if arguments.pty is not None:
         # Bumble's pty transport reports its replica only through the symlink it makes; resolve that link.
-        link_path = arguments.pty or os.path.join(tempfile.mkdtemp(prefix="bluedot-world-"), "h4")
+        scratch = None if arguments.pty else tempfile.mkdtemp(prefix="bluedot-world-")
+        link_path = arguments.pty or os.path.join(scratch, "h4")
         transport = await open_pty_transport(link_path)
         ready["pty"] = os.path.realpath(link_path)
         ready["link"] = link_path
@@ -127,10 +130,14 @@ async def run(arguments: argparse.Namespace) -> int:
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    # A launcher may hand down a mask blocking these (Foundation's Process on Linux does): unblock them.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     await stop.wait()
     await transport.close()
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
     return 0
 
 
