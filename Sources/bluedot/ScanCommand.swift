@@ -59,10 +59,14 @@ struct ScanCommand: AsyncParsableCommand {
         if let record {
             recorder = BtsnoopPacketRecorder(recorder: try BtsnoopRecorder(path: record), logger: logger)
         }
-        let output = LineOutput(flushEachLine: true)
         let scanner = LEScanner(
             transport: link, configuration: scanConfiguration, recorder: recorder,
             clock: { Date().timeIntervalSince1970 }, logger: logger)
+        signal(SIGPIPE, SIG_IGN)  // a closed stdout becomes EPIPE: stop cleanly instead of dying mid-scan
+        let output = LineOutput(flushEachLine: true) {
+            logger.notice("stdout closed; stopping")
+            scanner.stop()
+        }
         let signals = StopSignals { name in
             logger.notice("stopping", metadata: ["signal": "\(name)"])
             scanner.stop()

@@ -50,6 +50,18 @@ import Testing
         #expect(decoder.statistics.beaconsByType == ["ibeacon": 1])
     }
 
+    @Test func beaconWithAnIDWinsOverTelemetryInTheSameData() throws {
+        let uid = try EddystoneUID(txPowerAt0mDBm: -20, namespace: Array(0..<10), instance: Array(0..<6))
+        let tlm = EddystoneTLM.unencrypted(.init(
+            batteryMillivolts: 3000, temperatureRaw: 0x1680, advertisingPDUCount: 1, timeSinceBootDeciseconds: 1))
+        let plainTLM = Sighting(report: Fixture.report(beacons: [.eddystoneTLM(tlm)]), timestamp: 0)
+        #expect(plainTLM.id == "mac:c0:ff:ee:00:00:01")
+        #expect(plainTLM.beacon?.type == "eddystone-tlm")
+        let both = Sighting(report: Fixture.report(beacons: [.eddystoneTLM(tlm), .eddystoneUID(uid)]), timestamp: 0)
+        #expect(both.id == "eddystone:00010203040506070809:000102030405")
+        #expect(both.beacon?.type == "eddystone-uid")
+    }
+
     @Test func extendedReportKeepsTxPowerAndDataStatus() {
         var decoder = SightingDecoder()
         let report = AdvertisingReport(
