@@ -49,6 +49,20 @@ struct ScanAgainstVirtualWorldTests {
         }
     }
 
+    @Test func scansOverASerialLine() async throws {
+        guard worldAvailable() else { return }
+        let world = try await VirtualWorld(pty: true)
+        let tty = try #require(world.ttyPath)
+        let child = try ChildProcess(IntegrationEnvironment.bluedot, ["scan", "--h4-tty", tty, "--duration", "2"])
+        defer { child.kill() }
+        #expect(await child.wait(timeout: .seconds(20)))
+        world.kill()
+        let result = child.result
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let seen = Set(sightingObjects(result.standardOutput).compactMap { $0["id"] as? String })
+        #expect(Set(world.beaconIDs).isSubset(of: seen), "seen: \(seen)")
+    }
+
     @Test func scannerResumesAfterTheControllerRestarts() async throws {
         guard worldAvailable() else { return }
         let first = try await VirtualWorld()

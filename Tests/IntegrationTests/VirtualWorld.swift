@@ -4,28 +4,32 @@ import Foundation
 /// beacons at positions from a JSON config.
 final class VirtualWorld {
     let child: ChildProcess
-    /// The TCP port the controller listens on.
+    /// The TCP port the controller listens on (0 when it is on a pty).
     let port: Int
+    /// The pty the controller is on, when started with `pty: true`.
+    let ttyPath: String?
     /// The canonical ids the world advertises, in config order.
     let beaconIDs: [String]
 
-    /// Starts the world on `port` (0: a free one) and waits up to `timeout` for its ready line.
-    init(port: Int = 0, features: String = "extended", timeout: Duration = .seconds(30)) async throws {
+    /// Starts the world on TCP `port` (0: a free one), or on a pty, and waits up to `timeout` for its ready line.
+    init(port: Int = 0, features: String = "extended", pty: Bool = false, timeout: Duration = .seconds(30)) async throws {
         child = try ChildProcess(IntegrationEnvironment.python, [
             IntegrationEnvironment.worldScript, "--config", IntegrationEnvironment.worldConfig,
-            "--port", String(port), "--features", features, "--noise", "0",
-        ])
+            "--features", features, "--noise", "0",
+        ] + (pty ? ["--pty"] : ["--port", String(port)]))
         let ready = await child.waitForOutput(timeout: timeout) { $0.contains("\"ready\"") }
         guard ready,
               let line = child.standardOutput.split(separator: "\n").first(where: { $0.contains("\"ready\"") }),
               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let port = (object["port"] as? NSNumber)?.intValue, let ids = object["beacons"] as? [String]
+              let ids = object["beacons"] as? [String],
+              let port = (object["port"] as? NSNumber)?.intValue ?? (pty ? 0 : nil)
         else {
             let error = child.standardError
             child.kill()
             throw WorldError.notReady(error)
         }
         self.port = port
+        ttyPath = object["pty"] as? String
         beaconIDs = ids
     }
 
