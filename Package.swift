@@ -47,6 +47,7 @@ let package = Package(
         .target(
             name: "Scanner",
             dependencies: ["HCI", .product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
@@ -60,10 +61,21 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
+        .testTarget(
+            name: "ScannerTests",
+            dependencies: ["HCI", "Scanner", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // Drives the built `bluedot` binary against the Bumble virtual world (Tools/virtual-world/world.py).
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["HCI", "HCILinux", "Scanner", "bluedot"],
             swiftSettings: strict
         ),
     ]
