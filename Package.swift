@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "HCILinux", targets: ["HCILinux"]),
         .library(name: "Scanner", targets: ["Scanner"]),
         .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "LocationDisplay", targets: ["LocationDisplay"]),
         .executable(name: "bluedot", targets: ["bluedot"]),
     ],
     dependencies: [
@@ -51,6 +52,8 @@ let package = Package(
         ),
         // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
         .target(name: "Positioning", swiftSettings: strict),
+        // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
+        .target(name: "LocationDisplay", swiftSettings: strict),
         .executableTarget(
             name: "bluedot",
             dependencies: [
@@ -61,6 +64,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
+        .testTarget(name: "LocationDisplayTests", dependencies: ["LocationDisplay"], swiftSettings: strict),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
