@@ -64,7 +64,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
-        .testTarget(name: "LocationDisplayTests", dependencies: ["LocationDisplay"], swiftSettings: strict),
+        .testTarget(
+            name: "LocationDisplayTests", dependencies: ["LocationDisplay"], resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(
             name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
