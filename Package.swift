@@ -60,5 +60,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(
+            name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
     ]
 )
