@@ -71,7 +71,25 @@ enum AccuracyHarness {
             let truth = try TruthReader.read(path: set.truth)
             let report = Evaluator.evaluate(fixes: fixes, truth: truth,
                                             scoring: set.isStatic ? .stationary : .movingDefault)
-            let line = String(format: "%-26@ %6.2f %6.2f  %5.2f  %d/%d", set.name as NSString,
+            if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+                let site = calibrated.result.site.model
+                print(String(format: "  site P0 %.1f n %.2f sigma %.1f height %.2f", site.measuredPowerDBm,
+                             site.pathLossExponent, site.shadowingSigmaDB, calibrated.result.targetHeightMeters ?? -1))
+                for a in venue.anchors {
+                    guard let f = calibrated.result.anchors[a.id] else { continue }
+                    print(String(format: "  %@ P0 %.1f n %.2f sigma %.1f samples %d%@", a.id, f.model.measuredPowerDBm,
+                                 f.model.pathLossExponent, f.model.shadowingSigmaDB, f.samples, f.clamped ? " clamped" : ""))
+                }
+                var byCount: [Int: [Double]] = [:]
+                for p in Evaluator.score(fixes: fixes, truth: truth, scoring: set.isStatic ? .stationary : .movingDefault) {
+                    byCount[min(p.fix.anchors, 12), default: []].append(p.errorMeters)
+                }
+                for (k, e) in byCount.sorted(by: { $0.key < $1.key }) {
+                    let s = e.sorted()
+                    print(String(format: "  anchors %2d: n %4d median %.2f", k, s.count, s[s.count / 2]))
+                }
+            }
+            let line = String(format: "%@ %6.2f %6.2f  %5.2f  %d/%d", set.name.padding(toLength: 26, withPad: " ", startingAt: 0),
                               report.median ?? .nan, report.p90 ?? .nan, report.coverage68 ?? .nan,
                               report.missing, report.total)
             print(line)

@@ -6,6 +6,8 @@ public struct EngineConfiguration: Sendable, Hashable {
         case rssi
         /// A trilateration fix per tick (3 or more anchors) fed to the filter as a position measurement.
         case trilateration
+        /// No dynamics: each tick a fresh trilateration of every anchor's window median (static devices).
+        case snapshot
     }
 
     /// Which RSSI value per anchor a tick uses.

@@ -12,6 +12,8 @@ struct TargetTracker {
     var filters: [AnchorRSSIFilter?]
     /// Anchors with samples since the last tick, in the order first heard.
     var pending: [Int] = []
+    /// Every anchor this target has been heard by, in the order first heard.
+    var heardAnchors: [Int] = []
     var kalman: ConstantVelocityKalman?
     var lastTickTime: Double?
     var lastHeardTime: Double
@@ -34,6 +36,7 @@ struct TargetTracker {
         if filters[a] == nil {
             filters[a] = AnchorRSSIFilter(capacity: c.filterCapacity, windowSeconds: c.filterWindowSeconds,
                                           threshold: c.filterThreshold, sigmaFloorDB: c.filterSigmaFloorDB)
+            heardAnchors.append(a)
         }
         if filters[a]!.add(t: t, rssiDBm: rssiDBm), !pending.contains(a) { pending.append(a) }
         lastObservationTime = max(lastObservationTime, t)
@@ -42,10 +45,11 @@ struct TargetTracker {
     /// Produces the fix at grid time g from everything added so far (all of it at or before g).
     mutating func tick(at g: Double, context: EngineContext) -> LocationFix {
         let c = context.configuration
+        let fresh = !pending.isEmpty
         let measurements = collect(at: g, context: context)
-        let heard = measurements.count
+        let heard = c.update == .snapshot ? (fresh || kalman == nil ? measurements.count : 0) : measurements.count
         var k: ConstantVelocityKalman
-        if var existing = kalman {
+        if c.update != .snapshot, var existing = kalman {
             let dt = g - (lastTickTime ?? g)
             existing.predict(dt: dt)
             if g - lastHeardTime > c.intervalSeconds {
@@ -55,21 +59,18 @@ struct TargetTracker {
                 switch c.update {
                 case .rssi:
                     existing.update(rssi: measurements, solver: context.solver, gate: c.gate)
-                case .trilateration:
+                case .trilateration, .snapshot:
                     if heard >= 3, let fix = context.trilaterator.locate(measurements) {
                         existing.update(position: [fix.x, fix.y], covariance: fix.covariance)
                     }
                 }
             }
             k = existing
+        } else if c.update == .snapshot, heard == 0, var existing = kalman {
+            existing.predict(dt: g - (lastTickTime ?? g))
+            k = existing
         } else {
-            // First tick: a trilateration fix (with the venue prior, so one or two anchors are fine).
-            let fix = context.trilaterator.locate(measurements)
-            let prior = context.trilaterator
-            k = ConstantVelocityKalman(
-                x: fix?.x ?? prior.priorMean[0], y: fix?.y ?? prior.priorMean[1],
-                positionCovariance: fix?.covariance ?? Matrix.diagonal(prior.priorVariance),
-                velocitySigma: c.initialVelocitySigma, accelerationNoise: c.accelerationNoise)
+            k = snapshot(measurements, context: context)
         }
         k.capSpeed(c.maximumSpeed)
         k.clampPosition(to: context.bounds)
@@ -91,23 +92,41 @@ struct TargetTracker {
                            lastKnown: heard == 0, anchors: heard)
     }
 
+    /// A filter started from one trilateration fix (with the venue prior, so one or two anchors are fine).
+    private func snapshot(_ measurements: [RSSIMeasurement], context: EngineContext) -> ConstantVelocityKalman {
+        let c = context.configuration
+        let fix = context.trilaterator.locate(measurements)
+        let prior = context.trilaterator
+        return ConstantVelocityKalman(
+            x: fix?.x ?? prior.priorMean[0], y: fix?.y ?? prior.priorMean[1],
+            positionCovariance: fix?.covariance ?? Matrix.diagonal(prior.priorVariance),
+            velocitySigma: c.initialVelocitySigma, accelerationNoise: c.accelerationNoise)
+    }
+
     /// This tick's measurement per anchor heard, and the floor vote.
+    ///
+    /// A snapshot uses every anchor still in its window (median); the filters use the samples that arrived
+    /// since the last tick (their mean, or the window median with `.windowMedian`).
     private mutating func collect(at g: Double, context: EngineContext) -> [RSSIMeasurement] {
         let c = context.configuration
         let table = context.anchors
+        let snapshot = c.update == .snapshot
         var out: [RSSIMeasurement] = []
         out.reserveCapacity(pending.count)
         var votes: [(floor: Int, rssiDBm: Double)] = []
-        for a in pending {
-            guard let tick = filters[a]?.drainTick() else { continue }
-            let value: Double
-            switch c.rssiSource {
-            case .tickMean: value = tick.meanDBm
-            case .windowMedian: value = filters[a]?.windowMedian(now: g)?.medianDBm ?? tick.meanDBm
+        for a in snapshot ? heardAnchors : pending {
+            let tick = filters[a]?.drainTick()
+            let value: Double, count: Int
+            if snapshot || c.rssiSource == .windowMedian {
+                guard let w = filters[a]?.windowMedian(now: g) else { continue }
+                (value, count) = (w.medianDBm, w.count)
+            } else {
+                guard let tick else { continue }
+                (value, count) = (tick.meanDBm, tick.count)
             }
             let model = table.models[a]
             let s = c.sigmaScale * model.shadowingSigmaDB
-            let sigma = (s * s + c.jitterSigmaDB * c.jitterSigmaDB / Double(tick.count)).squareRoot()
+            let sigma = (s * s + c.jitterSigmaDB * c.jitterSigmaDB / Double(count)).squareRoot()
             let anchor = table.anchors[a]
             out.append(RSSIMeasurement(anchorX: anchor.x, anchorY: anchor.y,
                                        heightDifferenceMeters: table.heights[a] - context.targetHeightMeters,
