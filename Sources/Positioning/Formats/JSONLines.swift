@@ -26,7 +26,7 @@ enum JSONLines {
             case .success(let value)?: values.append(value)
             case .failure(let error)?:
                 throw JSONLinesError(file: name, line: line.number,
-                                     message: "\(error.message) (column \(error.offset + 1))")
+                                     message: error.located)
             }
         }
         return values

@@ -1,14 +1,19 @@
 /// A problem found while scanning JSON text: where (a byte offset into the scanned text) and what.
 public struct JSONSyntaxError: Error, Sendable, Hashable {
-    /// Byte offset of the problem in the scanned text.
-    public var offset: Int
+    /// Byte offset of the problem in the scanned text; nil for problems of the value as a whole (a missing field).
+    public var offset: Int?
     /// What is wrong, e.g. `rssi: expected a number`.
     public var message: String
 
     /// Creates an error.
-    public init(offset: Int, message: String) {
+    public init(offset: Int?, message: String) {
         self.offset = offset
         self.message = message
+    }
+
+    /// The message with its 1-based column when it has one: `rssi: expected a number (column 35)`.
+    public var located: String {
+        offset.map { "\(message) (column \($0 + 1))" } ?? message
     }
 }
 

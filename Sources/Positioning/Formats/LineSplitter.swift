@@ -39,6 +39,7 @@ struct LineSplitter {
                 lineNumber += 1
                 var end = newline
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                if end - start > maximumLineBytes { skippingLongLine = true }
                 let line = Line(range: skippingLongLine ? start..<start : start..<end, number: lineNumber,
                                 tooLong: skippingLongLine)
                 skippingLongLine = false
@@ -52,6 +53,7 @@ struct LineSplitter {
                 lineNumber += 1
                 var end = buffer.count
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                if end - start > maximumLineBytes { skippingLongLine = true }
                 let line = Line(range: skippingLongLine ? start..<start : start..<end, number: lineNumber,
                                 tooLong: skippingLongLine)
                 skippingLongLine = false

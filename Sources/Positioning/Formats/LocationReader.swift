@@ -42,7 +42,7 @@ public enum LocationReader {
         }
         for (name, value) in [("t", fix.t), ("x", fix.x), ("y", fix.y), ("horizontalAccuracy", fix.horizontalAccuracy)]
             where value.isNaN {
-            throw JSONSyntaxError(offset: 0, message: "\(name): missing")
+            throw JSONSyntaxError(offset: nil, message: "\(name): missing")
         }
         return fix
     }
@@ -51,6 +51,7 @@ public enum LocationReader {
 extension JSONScanner {
     /// Reads a whole number that fits an `Int`.
     mutating func integer(_ context: String) throws(JSONSyntaxError) -> Int {
+        skipWhitespace()
         let start = index
         let x = try number(context)
         guard x.isFinite, x == x.rounded(), x.magnitude < 1e15 else {

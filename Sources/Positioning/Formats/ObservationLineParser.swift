@@ -27,9 +27,9 @@ enum ObservationLineParser {
             }
         }
         guard s.atEnd() else { throw s.error("unexpected text after the object") }
-        guard let t else { throw JSONSyntaxError(offset: 0, message: "t: missing") }
-        guard let anchor else { throw JSONSyntaxError(offset: 0, message: "anchor: missing") }
-        guard let rssi else { throw JSONSyntaxError(offset: 0, message: "rssi: missing") }
+        guard let t else { throw JSONSyntaxError(offset: nil, message: "t: missing") }
+        guard let anchor else { throw JSONSyntaxError(offset: nil, message: "anchor: missing") }
+        guard let rssi else { throw JSONSyntaxError(offset: nil, message: "rssi: missing") }
         let observation = Observation(t: t, anchor: anchor, target: target ?? Observation.selfTarget, rssiDBm: rssi,
                                       txPowerDBm: txPower)
         let truthPoint = truth.map { TruthPoint(t: t, target: observation.target, x: $0.x, y: $0.y, z: $0.z) }

@@ -102,7 +102,7 @@ public struct ObservationReader {
         let good: ObservationLine
         switch parsed {
         case .failure(let error):
-            return try drop(line.number, kind: .malformed, "\(error.message) (column \(error.offset + 1))")
+            return try drop(line.number, kind: .malformed, error.located)
         case .success(let value):
             good = value
         }

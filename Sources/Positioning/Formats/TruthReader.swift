@@ -29,9 +29,9 @@ public enum TruthReader {
             default: try s.skipValue()
             }
         }
-        guard let t else { throw JSONSyntaxError(offset: 0, message: "t: missing") }
-        guard let x else { throw JSONSyntaxError(offset: 0, message: "x: missing") }
-        guard let y else { throw JSONSyntaxError(offset: 0, message: "y: missing") }
+        guard let t else { throw JSONSyntaxError(offset: nil, message: "t: missing") }
+        guard let x else { throw JSONSyntaxError(offset: nil, message: "x: missing") }
+        guard let y else { throw JSONSyntaxError(offset: nil, message: "y: missing") }
         return TruthPoint(t: t, target: target ?? Observation.selfTarget, x: x, y: y, z: z)
     }
 }
@@ -39,6 +39,7 @@ public enum TruthReader {
 extension JSONScanner {
     /// Reads a number and rejects NaN and infinities.
     mutating func finiteNumber(_ context: String) throws(JSONSyntaxError) -> Double {
+        skipWhitespace()
         let start = index
         let x = try number(context)
         guard x.isFinite else { throw JSONSyntaxError(offset: start, message: "\(context): expected a finite number") }

@@ -24,7 +24,7 @@ public enum VenueLoader {
         do {
             document = try JSONValue.parse(utf8)
         } catch {
-            let (line, column) = position(of: error.offset, in: utf8)
+            let (line, column) = position(of: error.offset ?? 0, in: utf8)
             throw VenueError(file: file, path: "line \(line), column \(column)", message: error.message)
         }
         let root = JSONCursor(value: document, path: "", file: file)

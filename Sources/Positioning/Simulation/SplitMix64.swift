@@ -1,0 +1,22 @@
+/// SplitMix64: a tiny seeded 64-bit generator, used to seed `Xoshiro256StarStar` and for simple test streams.
+///
+/// G. L. Steele, D. Lea, C. H. Flood, "Fast Splittable Pseudorandom Number Generators", OOPSLA 2014; constants as
+/// in Vigna's reference `splitmix64.c`.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state: advanced by the golden-ratio increment on each draw.
+    public private(set) var state: UInt64
+
+    /// Starts the sequence from `seed`.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

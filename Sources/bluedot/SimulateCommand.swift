@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import Positioning
+
+/// `bluedot simulate`: synthetic observations for a venue and a track (docs/formats.md).
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Simulate the observations a venue's anchors log for targets moving along a track.",
+        discussion: """
+            The track is JSONL of waypoints {"t", "x", "y", "z"?} or truth lines (with "target"; one track per \
+            target), interpolated linearly. Observations go to standard output in time order; the seed and a \
+            summary go to standard error. The same arguments and seed give the same bytes.
+            """
+    )
+
+    @Option(help: "Venue JSON file.")
+    var venue: String
+
+    @Option(help: "Track JSONL: waypoints or truth lines.")
+    var track: String
+
+    @Option(help: "Seed of the random generator.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Shadowing standard deviation, dB (default: each anchor's model shadowingSigma).")
+    var sigma: Double?
+
+    @Option(help: "Packets per second on each anchor-target link.")
+    var rate: Double = 5
+
+    @Flag(help: "Poisson packet times instead of a regular interval.")
+    var poisson = false
+
+    @Option(help: "Regular packet times: each packet delayed by up to this many seconds (below 1/rate).")
+    var jitter: Double = 0
+
+    @Option(help: "Packets weaker than this (dBm) are not heard.")
+    var sensitivity: Double = -100
+
+    @Option(help: "Target height in metres where the track gives no z.")
+    var height: Double = 1.2
+
+    @Option(help: "Round RSSI to this many decimals (0: whole dBm, as most receivers log).")
+    var rssiDecimals: Int?
+
+    @Option(help: "Also write the true position at each packet time to this truth JSONL file.")
+    var truth: String?
+
+    @Flag(help: "Write survey lines (observations with their truth) instead of plain observations.")
+    var survey = false
+
+    /// The simulator's settings from the options.
+    var simulation: SimulationConfiguration {
+        SimulationConfiguration(rateHz: rate, arrivals: poisson ? .poisson : .regular, shadowingSigmaDB: sigma,
+                                jitterSeconds: jitter, sensitivityDBm: sensitivity, defaultHeightMeters: height,
+                                rssiDecimals: rssiDecimals)
+    }
+
+    func validate() throws {
+        if let problem = simulation.problem { throw ValidationError(problem) }
+    }
+
+    func run() throws {
+        let site = try VenueLoader.load(path: venue)
+        let tracks = Track.tracks(from: try TruthReader.read(path: track))
+        guard !tracks.isEmpty else { throw ValidationError("\(track): no waypoints") }
+        var out = LineSink(handle: .standardOutput)
+        var truthOut: LineSink?
+        if let truth {
+            guard FileManager.default.createFile(atPath: truth, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: truth)
+            else { throw ValidationError("cannot create \(truth)") }
+            truthOut = LineSink(handle: handle)
+        }
+        var rng = Xoshiro256StarStar(seed: seed)
+        var count = 0
+        Simulator(venue: site, configuration: simulation).run(tracks: tracks, using: &rng) { packet in
+            out.append(ObservationWriter.line(packet.observation, truth: survey ? packet.truth : nil))
+            truthOut?.append(ObservationWriter.truthLine(packet.truth))
+            count += 1
+        }
+        out.flush()
+        truthOut?.flush()
+        FileHandle.standardError.write(Data("simulate: seed \(seed), \(site.anchors.count) anchors, \(tracks.count) track(s), \(count) packets heard\n".utf8))
+    }
+}
+
+/// Buffers lines and writes them to a file handle in large blocks.
+private struct LineSink {
+    let handle: FileHandle
+    private var buffer = ""
+
+    init(handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// Adds a line (a newline is appended).
+    mutating func append(_ line: String) {
+        buffer += line
+        buffer += "\n"
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes what is buffered.
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        handle.write(Data(buffer.utf8))
+        buffer = ""
+    }
+}
