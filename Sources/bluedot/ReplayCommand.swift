@@ -62,7 +62,7 @@ struct ReplayCommand: ParsableCommand {
             site = outcome.venue
             engine.targetHeightMeters = outcome.result.targetHeightMeters
         }
-        var sink = try LineSink(path: output)
+        var sink = try FixOutput(path: output)
         let replay = ReplayRun(venue: site, configuration: engine, targets: Set(targets), strict: strict)
         let summary = try replay.run(path: input) { sink.write(LocationWriter.line($0)) }
         try sink.close()
@@ -77,7 +77,7 @@ struct ReplayCommand: ParsableCommand {
 }
 
 /// Buffered line output to stdout or a file.
-struct LineSink {
+private struct FixOutput {
     private let handle: FileHandle
     private let ownsHandle: Bool
     private var buffer: [UInt8] = []
