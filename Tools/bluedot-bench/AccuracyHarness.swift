@@ -66,6 +66,11 @@ enum AccuracyHarness {
             if configuration.targetHeightMeters == nil {
                 configuration.targetHeightMeters = calibrated.result.targetHeightMeters
             }
+            if let folder = ProcessInfo.processInfo.environment["BENCH_VENUES"] {
+                // Writes the calibrated venue (for test fixtures and inspection).
+                let path = folder + "/" + set.name + ".calibrated.venue.json"
+                try Data(VenueWriter.json(calibrated.venue).utf8).write(to: URL(fileURLWithPath: path))
+            }
             let replay = ReplayRun(venue: calibrated.venue, configuration: configuration)
             let (fixes, _) = try replay.run(path: set.observations)
             let truth = try TruthReader.read(path: set.truth)
