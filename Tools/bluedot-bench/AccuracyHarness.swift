@@ -25,7 +25,7 @@ enum AccuracyHarness {
 
     /// Applies `key=value` overrides to a configuration.
     static func apply(_ overrides: [String], to c: inout EngineConfiguration) {
-        for o in overrides {
+        for o in overrides where !o.hasPrefix("cal.") {
             let parts = o.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { continue }
             let v = Double(parts[1]) ?? 0
@@ -44,6 +44,7 @@ enum AccuracyHarness {
             case "radiusScale": c.radiusScale = v
             case "radiusFloor": c.radiusFloorMeters = v
             case "height": c.targetHeightMeters = v
+            case "holdover": c.holdoverSeconds = v
             case "update": c.update = EngineConfiguration.UpdateMethod(rawValue: parts[1]) ?? c.update
             case "source": c.rssiSource = EngineConfiguration.RSSISource(rawValue: parts[1]) ?? c.rssiSource
             default: FileHandle.standardError.write(Data("unknown key \(parts[0])\n".utf8))
@@ -62,7 +63,19 @@ enum AccuracyHarness {
             var configuration = set.isStatic ? EngineConfiguration.stationary : EngineConfiguration.moving
             apply((set.isStatic ? stationary : moving).filter { !$0.hasPrefix("moving.") }, to: &configuration)
             let venue = try VenueLoader.load(path: set.venue)
-            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: set.calibration)
+            var calibrator = PathLossCalibrator()
+            for o in overrides where o.hasPrefix("cal.") {
+                let kv = o.dropFirst(4).split(separator: "=").map(String.init)
+                let v = Double(kv[1]) ?? 0
+                switch kv[0] {
+                case "shrink": calibrator.shrinkageSamples = v
+                case "huber": calibrator.huberThreshold = v
+                case "dmin": calibrator.minimumDistanceMeters = v
+                default: break
+                }
+            }
+            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: set.calibration,
+                                                             calibrator: calibrator)
             if configuration.targetHeightMeters == nil {
                 configuration.targetHeightMeters = calibrated.result.targetHeightMeters
             }

@@ -9,6 +9,8 @@ extension ConstantVelocityKalman {
         public var gated: Int
         /// Sum of the normalized innovations squared of the used measurements at the prediction.
         public var nis: Double
+        /// Each measurement's normalized innovation squared νᵢ²/Sᵢ at the prediction, gated or not.
+        public var terms: [Double] = []
     }
 
     /// Updates directly on the RSSI of each anchor heard (iterated extended Kalman update, robust).
@@ -21,7 +23,9 @@ extension ConstantVelocityKalman {
     @discardableResult
     public mutating func update(rssi measurements: [RSSIMeasurement], solver: PositionSolver, gate: Double,
                                 minimumKept: Int = 3) -> RSSIUpdate {
-        guard !measurements.isEmpty, let Λ = P.inverseSPD() else { return RSSIUpdate(used: 0, gated: 0, nis: 0) }
+        guard !measurements.isEmpty, let Λ = P.inverseSPD() else {
+            return RSSIUpdate(used: 0, gated: 0, nis: 0, terms: [])
+        }
         var nis: [Double] = []
         nis.reserveCapacity(measurements.count)
         for z in measurements {
@@ -40,6 +44,6 @@ extension ConstantVelocityKalman {
         x = solution.state
         P = solution.covariance
         return RSSIUpdate(used: used.count, gated: measurements.count - used.count,
-                          nis: kept.reduce(0) { $0 + nis[$1] })
+                          nis: kept.reduce(0) { $0 + nis[$1] }, terms: nis)
     }
 }
