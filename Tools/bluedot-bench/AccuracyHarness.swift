@@ -47,6 +47,7 @@ enum AccuracyHarness {
             case "holdover": c.holdoverSeconds = v
             case "gridMax": c.gridPosteriorMaxAnchors = Int(v)
             case "cell": c.gridCellMeters = v
+            case "truncate": c.truncateToBounds = v != 0
             case "update": c.update = EngineConfiguration.UpdateMethod(rawValue: parts[1]) ?? c.update
             case "source": c.rssiSource = EngineConfiguration.RSSISource(rawValue: parts[1]) ?? c.rssiSource
             default: FileHandle.standardError.write(Data("unknown key \(parts[0])\n".utf8))

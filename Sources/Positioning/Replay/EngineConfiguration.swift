@@ -46,6 +46,8 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var gridPosteriorMaxAnchors: Int = 2
     /// Cell size of the grid posterior, metres.
     public var gridCellMeters: Double = 0.25
+    /// Whether the estimate is kept in the venue bounds by truncating its Gaussian (else by clamping the mean).
+    public var truncateToBounds: Bool = true
     /// Huber threshold of the solver, in sigmas.
     public var huberThreshold: Double = 2
     /// Hampel window, seconds.

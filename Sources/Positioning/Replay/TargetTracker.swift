@@ -73,7 +73,7 @@ struct TargetTracker {
             k = snapshot(measurements, context: context)
         }
         k.capSpeed(c.maximumSpeed)
-        k.clampPosition(to: context.bounds)
+        if c.truncateToBounds { k.truncate(to: context.bounds) } else { k.clampPosition(to: context.bounds) }
         kalman = k
         lastTickTime = g
         if heard > 0 {
