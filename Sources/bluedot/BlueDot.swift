@@ -6,6 +6,6 @@ struct BlueDot: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bluedot",
         abstract: "Indoor location from Bluetooth LE beacons.",
-        subcommands: [SimulateCommand.self, EvaluateCommand.self]
+        subcommands: [ReplayCommand.self, SimulateCommand.self, EvaluateCommand.self]
     )
 }
