@@ -48,6 +48,7 @@ let package = Package(
         .target(
             name: "Scanner",
             dependencies: ["HCI", .product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
@@ -63,12 +64,23 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
+        .testTarget(
+            name: "ScannerTests",
+            dependencies: ["HCI", "Scanner", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "LocationDisplayTests", dependencies: ["LocationDisplay"], resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
-        .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        // Drives the built `bluedot` binary against the Bumble virtual world (Tools/virtual-world/world.py).
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["HCI", "HCILinux", "Scanner", "bluedot"],
+            swiftSettings: strict
+        ),
         // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy`).
         .executableTarget(
             name: "bluedot-bench", dependencies: ["Positioning"], path: "Tools/bluedot-bench",

@@ -1,0 +1,128 @@
+import HCI
+import Logging
+import Synchronization
+
+/// Scans for LE advertisements over any `HCITransport`, turning every report entry into a `Sighting`, and keeps
+/// scanning through dropped links and controller hardware errors until stopped.
+///
+/// One `run` per scanner. The session: open the link, run the init sequence (`ControllerSession`), start
+/// scanning, then deliver sightings until `stop()` (scan disabled under its deadline, link closed), a dropped link
+/// (logged, retried with `ReconnectBackoff`, counted in `statistics.reconnects` when it comes back), or a Hardware
+/// Error event (logged, init sequence re-run). A controller that does not answer a command in time, or refuses
+/// one, ends `run` with a `ScannerError` naming the command; so does a link that cannot be opened at the start.
+public final class LEScanner: Sendable {
+    /// The link to the controller.
+    public let transport: any HCITransport
+    /// How to scan.
+    public let configuration: ScanConfiguration
+    /// How long to wait between reconnect attempts.
+    public let backoff: ReconnectBackoff
+
+    let recorder: (any HCIPacketRecorder)?
+    let clock: @Sendable () -> Double
+    let logger: Logger
+    let signals: AsyncStream<ScannerSignal>
+    let signalSink: AsyncStream<ScannerSignal>.Continuation
+    let state = Mutex(ScannerState())
+
+    /// Creates a scanner.
+    ///
+    /// - Parameters:
+    ///   - clock: Unix seconds now; stamps sightings and recorded packets.
+    ///   - recorder: receives every packet sent and received (for `--record`).
+    public init(
+        transport: any HCITransport, configuration: ScanConfiguration = ScanConfiguration(),
+        backoff: ReconnectBackoff = ReconnectBackoff(), recorder: (any HCIPacketRecorder)? = nil,
+        clock: @escaping @Sendable () -> Double, logger: Logger
+    ) {
+        self.transport = transport
+        self.configuration = configuration
+        self.backoff = backoff
+        self.recorder = recorder
+        self.clock = clock
+        self.logger = logger
+        (signals, signalSink) = AsyncStream.makeStream(of: ScannerSignal.self)
+    }
+
+    /// What the scanner has seen so far; safe to read from any thread while it runs.
+    public var statistics: ScannerStatistics {
+        state.withLock { state in
+            var statistics = state.decoder.statistics
+            statistics.reconnects = state.reconnects
+            statistics.lastError = state.lastError
+            return statistics
+        }
+    }
+
+    /// True once the scan is running on the controller (after the init sequence), false while (re)connecting.
+    public var isScanning: Bool { state.withLock { $0.scanning } }
+
+    /// Asks `run` to disable scanning, close the link and return. Safe to call from any thread, more than once.
+    public func stop() {
+        signalSink.yield(.stop)
+    }
+
+    /// Scans until `stop()` (or cancellation of the calling task), calling `onSighting` with each sighting from the
+    /// link's reader task, in the order received.
+    public func run(_ onSighting: @escaping @Sendable (Sighting) -> Void) async throws(ScannerError) {
+        try configuration.validate()
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        guard !alreadyStarted else {
+            throw .invalidConfiguration(field: "run", reason: "an LEScanner runs once; create another to scan again")
+        }
+        let result: Result<Void, ScannerError> = await withTaskCancellationHandler {
+            do throws(ScannerError) {
+                try await connectLoop(onSighting)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            signalSink.yield(.stop)
+        }
+        try result.get()
+    }
+
+    /// The sightings as an async sequence; ending the iteration stops the scan cleanly.
+    public func sightings() -> AsyncThrowingStream<Sighting, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Sighting.self)
+        Task {
+            do {
+                try await self.run { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { [weak self] _ in self?.stop() }
+        return stream
+    }
+
+    func note(error: String) {
+        state.withLock { $0.lastError = error }
+    }
+}
+
+/// What the run loop waits for.
+enum ScannerSignal: Sendable {
+    /// `stop()` was called.
+    case stop
+    /// The link of connection `generation` ended.
+    case dropped(generation: Int, reason: String)
+    /// The controller of connection `generation` reported a hardware error.
+    case hardwareError(generation: Int, code: UInt8)
+    /// Backoff wait `token` is over.
+    case wake(token: Int)
+}
+
+/// The scanner's mutable state, behind its mutex.
+struct ScannerState: Sendable {
+    var decoder = SightingDecoder()
+    var reconnects = 0
+    var lastError: String?
+    var started = false
+    var scanning = false
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Synchronization
+
+/// Writes lines to standard output through one buffer, safe from any thread.
+///
+/// `flushEachLine` suits live scans (a reader sees each sighting at once); decoding a recording buffers 64 KiB.
+/// When the reader goes away (EPIPE, with SIGPIPE ignored) the output is dropped and `onClosed` runs once.
+final class LineOutput: Sendable {
+    private let buffer = Mutex<[UInt8]>([])
+    private let closed = Mutex(false)
+    private let flushEachLine: Bool
+    private let onClosed: @Sendable () -> Void
+
+    init(flushEachLine: Bool, onClosed: @escaping @Sendable () -> Void = {}) {
+        self.flushEachLine = flushEachLine
+        self.onClosed = onClosed
+    }
+
+    /// Appends `line` and a newline.
+    func write(_ line: String) {
+        buffer.withLock { buffer in
+            buffer.append(contentsOf: line.utf8)
+            buffer.append(0x0A)
+            if flushEachLine || buffer.count >= 1 << 16 { drain(&buffer) }
+        }
+    }
+
+    /// Writes out whatever is buffered.
+    func flush() {
+        buffer.withLock { drain(&$0) }
+    }
+
+    private func drain(_ buffer: inout [UInt8]) {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard !buffer.isEmpty, !closed.withLock({ $0 }) else { return }
+        let failed = buffer.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return true
+                }
+                offset += written
+            }
+            return false
+        }
+        if failed {
+            closed.withLock { $0 = true }
+            onClosed()
+        }
+    }
+}

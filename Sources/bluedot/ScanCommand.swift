@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import HCILinux
+import Logging
+import Scanner
+
+/// `bluedot scan`: scans for LE advertisements and prints one JSON line per advertising report entry.
+struct ScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Scan for BLE advertisements; print one JSON line per report entry on stdout, logs on stderr.",
+        discussion: """
+            Stops cleanly (scan disabled, output flushed, exit 0) on SIGINT, SIGTERM or after --duration. A dropped \
+            link is retried with backoff; a controller that does not answer or refuses a command is an error.
+            """
+    )
+
+    @OptionGroup var transport: TransportOptions
+
+    @Flag(help: "Active scanning: send scan requests and report scan responses.")
+    var active = false
+
+    @Option(help: "Stop after this many seconds (default: run until SIGINT/SIGTERM).")
+    var duration: Double?
+
+    @Option(help: "Record every HCI packet both ways to this btsnoop file (Wireshark, btmon -r).")
+    var record: String?
+
+    @Option(help: "Scan interval in milliseconds (2.5 ... 10240 legacy, ... 40960 extended).")
+    var interval: Double = 100
+
+    @Option(help: "Scan window in milliseconds, at most the interval.")
+    var window: Double = 100
+
+    @Flag(help: "Use legacy scanning commands even when the controller supports extended scanning.")
+    var legacy = false
+
+    @Option(help: "Seconds the controller has to answer each command.")
+    var commandTimeout: Double = 2
+
+    @OptionGroup var logging: LogOptions
+
+    var scanConfiguration: ScanConfiguration {
+        ScanConfiguration(
+            active: active, interval: .microseconds(Int64(interval * 1000)), window: .microseconds(Int64(window * 1000)),
+            procedure: legacy ? .legacy : .automatic, commandTimeout: .microseconds(Int64(commandTimeout * 1e6)))
+    }
+
+    func validate() throws {
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        guard commandTimeout > 0 else { throw ValidationError("--command-timeout must be positive") }
+        do { try scanConfiguration.validate() } catch { throw ValidationError("\(error)") }
+    }
+
+    func run() async throws {
+        let logger = logging.makeLogger("bluedot.scan")
+        let link = try transport.makeTransport()
+        var recorder: BtsnoopPacketRecorder?
+        if let record {
+            recorder = BtsnoopPacketRecorder(recorder: try BtsnoopRecorder(path: record), logger: logger)
+        }
+        let scanner = LEScanner(
+            transport: link, configuration: scanConfiguration, recorder: recorder,
+            clock: { Date().timeIntervalSince1970 }, logger: logger)
+        signal(SIGPIPE, SIG_IGN)  // a closed stdout becomes EPIPE: stop cleanly instead of dying mid-scan
+        let output = LineOutput(flushEachLine: true) {
+            logger.notice("stdout closed; stopping")
+            scanner.stop()
+        }
+        let signals = StopSignals { name in
+            logger.notice("stopping", metadata: ["signal": "\(name)"])
+            scanner.stop()
+        }
+        let timer = duration.map { seconds in
+            Task {
+                try? await Task.sleep(for: .microseconds(Int64(seconds * 1e6)))
+                scanner.stop()
+            }
+        }
+        defer {
+            timer?.cancel()
+            signals.cancel()
+            output.flush()
+            recorder?.recorder.close()
+        }
+        logger.info("starting", metadata: ["transport": "\(link.name)"])
+        do {
+            try await scanner.run { output.write($0.jsonLine) }
+        } catch {
+            logger.info("statistics", metadata: ["summary": "\(scanner.statistics.summary)"])
+            StandardError.write("bluedot scan: \(error)")
+            throw ExitCode.failure
+        }
+        logger.info("stopped", metadata: ["summary": "\(scanner.statistics.summary)"])
+    }
+}

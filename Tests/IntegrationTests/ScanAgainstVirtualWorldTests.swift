@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// `bluedot scan` and `bluedot decode` as a user runs them, against the Bumble virtual world.
+@Suite(.serialized, .enabled(if: IntegrationEnvironment.runWorldTests, IntegrationEnvironment.skipComment))
+struct ScanAgainstVirtualWorldTests {
+    /// Fails the test when the world cannot run but must (BLUEDOT_REQUIRE_INTEGRATION=1); true when it can run.
+    func worldAvailable() -> Bool {
+        if let reason = IntegrationEnvironment.worldUnavailableReason {
+            Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but \(reason)")
+            return false
+        }
+        return true
+    }
+
+    /// Runs `bluedot scan` for `seconds` against `world` and returns its result.
+    func scan(_ world: VirtualWorld, seconds: Int, extra: [String] = []) async throws -> ChildProcess.Result {
+        let child = try ChildProcess(IntegrationEnvironment.bluedot, [
+            "scan", "--h4-tcp", world.endpoint, "--duration", String(seconds),
+        ] + extra)
+        let ended = await child.wait(timeout: .seconds(seconds + 20))
+        #expect(ended, "bluedot scan did not stop after --duration \(seconds)")
+        child.kill()
+        return child.result
+    }
+
+    @Test(arguments: ["extended", "legacy"])
+    func everyBeaconIsSeenWithItsIDTypeAndModelRSSI(features: String) async throws {
+        guard worldAvailable() else { return }
+        let world = try await VirtualWorld(features: features)
+        let result = try await scan(world, seconds: 3)
+        world.kill()
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let procedure = features == "extended" ? "procedure=extended" : "procedure=legacy"
+        #expect(result.standardError.contains(procedure), "stderr: \(result.standardError)")
+        let sightings = sightingObjects(result.standardOutput)
+        let expected = try ExpectedBeacon.load(IntegrationEnvironment.worldConfig)
+        #expect(expected.count == world.beaconIDs.count)
+        for (beacon, id) in zip(expected, world.beaconIDs) {
+            let mine = sightings.filter { $0["id"] as? String == id }
+            #expect(!mine.isEmpty, "\(id) (\(beacon.frame)) never seen; stderr: \(result.standardError)")
+            for sighting in mine {
+                #expect((sighting["beacon"] as? [String: Any])?["type"] as? String == beacon.frame)
+                #expect(sighting["address"] as? String == beacon.address)
+                // Noise is off: the RSSI is the model's, rounded to whole dBm by the controller.
+                let rssi = number(sighting["rssi"])
+                #expect(abs(rssi - beacon.modelRSSI) <= 1, "\(id): rssi \(rssi) vs model \(beacon.modelRSSI)")
+            }
+        }
+    }
+
+    @Test func scansOverASerialLine() async throws {
+        guard worldAvailable() else { return }
+        let world = try await VirtualWorld(pty: true)
+        let tty = try #require(world.ttyPath)
+        let child = try ChildProcess(IntegrationEnvironment.bluedot, ["scan", "--h4-tty", tty, "--duration", "2"])
+        defer { child.kill() }
+        #expect(await child.wait(timeout: .seconds(20)))
+        world.kill()
+        let result = child.result
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let seen = Set(sightingObjects(result.standardOutput).compactMap { $0["id"] as? String })
+        #expect(Set(world.beaconIDs).isSubset(of: seen), "seen: \(seen)")
+    }
+
+    @Test func scannerResumesAfterTheControllerRestarts() async throws {
+        guard worldAvailable() else { return }
+        let first = try await VirtualWorld()
+        let port = first.port
+        let child = try ChildProcess(IntegrationEnvironment.bluedot, [
+            "scan", "--h4-tcp", first.endpoint, "--duration", "60",
+        ])
+        defer { child.kill() }
+        #expect(await child.waitForOutput(timeout: .seconds(15)) { sightingObjects($0).count >= 5 })
+        first.kill()
+        try await Task.sleep(for: .milliseconds(500))
+        let second = try await VirtualWorld(port: port)
+        let restarted = Date().timeIntervalSince1970
+        let resumed = await child.waitForOutput(timeout: .seconds(30)) { text in
+            sightingObjects(text).contains { number($0["t"]) > restarted }
+        }
+        #expect(resumed, "no sighting after the restart; stderr: \(child.standardError.suffix(3000))")
+        child.signal(SIGINT)
+        #expect(await child.wait(timeout: .seconds(10)), "bluedot scan did not stop on SIGINT")
+        second.kill()
+        let result = child.result
+        #expect(result.status == 0, "stderr: \(result.standardError.suffix(3000))")
+        #expect(result.standardError.contains("reconnects=1"), "stderr: \(result.standardError.suffix(3000))")
+        #expect(result.standardError.contains("signal=SIGINT"))
+    }
+
+    @Test func recordingDecodesToTheSameSightingsAndExternalToolsReadIt() async throws {
+        guard worldAvailable() else { return }
+        let world = try await VirtualWorld()
+        let recording = try IntegrationEnvironment.scratchDirectory().appendingPathComponent("scan.btsnoop").path
+        // Stopped by SIGTERM once sightings flow: the recording must be complete and flushed all the same.
+        let child = try ChildProcess(IntegrationEnvironment.bluedot, [
+            "scan", "--h4-tcp", world.endpoint, "--record", recording,
+        ])
+        defer { child.kill() }
+        #expect(await child.waitForOutput(timeout: .seconds(15)) { sightingObjects($0).count >= 20 })
+        child.signal(SIGTERM)
+        #expect(await child.wait(timeout: .seconds(10)), "bluedot scan did not stop on SIGTERM")
+        world.kill()
+        let result = child.result
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("signal=SIGTERM"))
+        #expect(!sightingObjects(result.standardOutput).isEmpty)
+        let decoded = try ChildProcess.run(IntegrationEnvironment.bluedot, ["decode", recording], timeout: .seconds(30))
+        #expect(decoded.status == 0, "stderr: \(decoded.standardError)")
+        #expect(decoded.standardOutput == result.standardOutput)
+        #expect(decoded.standardError.contains("malformed 0"))
+
+        for (tool, arguments, marker) in [
+            ("tshark", ["-r", recording], "Rcvd LE Meta"),
+            ("btmon", ["-r", recording], "LE Extended Advertising Report"),
+        ] {
+            guard let path = IntegrationEnvironment.which(tool) else {
+                if IntegrationEnvironment.toolsRequired { Issue.record("BLUEDOT_REQUIRE_TOOLS=1 but \(tool) is missing") }
+                continue
+            }
+            let output = try ChildProcess.run(path, arguments, timeout: .seconds(60))
+            #expect(output.status == 0, "\(tool): \(output.standardError)")
+            #expect(output.standardOutput.contains(marker), "\(tool) output lacks \(marker)")
+            #expect(output.standardOutput.contains("Reset"), "\(tool) output lacks the Reset command")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import HCI
+import Testing
+@testable import Scanner
+
+/// Dropped links, malformed reports and hardware errors: the scan goes on.
+@Suite struct ScannerFaultTests {
+    @Test func sightingsFlowAndMalformedEntryIsCountedAndSkipped() async throws {
+        let controller = FakeController()
+        let scanner = Fixture.scanner(controller)
+        let sink = SightingSink()
+        let run = Task { try await scanner.run { sink.append($0) } }
+        #expect(await eventually { scanner.isScanning })
+        controller.inject(SightingDecoderTests.threeEntriesSecondMalformed())
+        controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -70)]))
+        #expect(await eventually { sink.sightings.count == 2 })
+        scanner.stop()
+        try await run.value
+        #expect(sink.sightings.map(\.rssiDBm) == [-61, -70])
+        let statistics = scanner.statistics
+        #expect(statistics.malformed == 1)
+        #expect(statistics.advertisingReports == 2)
+        #expect(statistics.beaconsByType == ["ibeacon": 2])
+        #expect(statistics.lastError?.contains("reports[1]") == true)
+    }
+
+    @Test func droppedLinkIsReopenedAndScanningResumes() async throws {
+        let controller = FakeController(.init(failedReopens: 2))
+        let scanner = Fixture.scanner(controller)
+        let sink = SightingSink()
+        let run = Task { try await scanner.run { sink.append($0) } }
+        #expect(await eventually { scanner.isScanning })
+        controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -50)]))
+        #expect(await eventually { sink.sightings.count == 1 })
+        controller.dropLink()
+        #expect(await eventually { controller.opens == 2 && scanner.isScanning })
+        controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -51)]))
+        #expect(await eventually { sink.sightings.count == 2 })
+        scanner.stop()
+        try await run.value
+        #expect(scanner.statistics.reconnects == 1)
+        #expect(scanner.statistics.lastError?.contains("cannot reopen") == true)
+        #expect(controller.sentOpcodes.filter { $0 == ResetCommand.opcode }.count == 2)
+        #expect(controller.sentOpcodes.last == LESetScanEnableCommand.opcode)
+        #expect(!controller.scanning)
+    }
+
+    @Test func stopDuringBackoffEndsRun() async throws {
+        let controller = FakeController(.init(failedReopens: 1_000))
+        let scanner = LEScanner(
+            transport: controller, configuration: ScanConfiguration(commandTimeout: .milliseconds(500)),
+            backoff: ReconnectBackoff(initial: .seconds(30)), clock: { 0 }, logger: Fixture.logger)
+        let run = Task { try await scanner.run { _ in } }
+        #expect(await eventually { scanner.isScanning })
+        controller.dropLink()
+        #expect(await eventually { !scanner.isScanning })
+        let started = ContinuousClock.now
+        scanner.stop()
+        try await run.value
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func hardwareErrorReRunsInitSequence() async throws {
+        let controller = FakeController()
+        let scanner = Fixture.scanner(controller)
+        let run = Task { try await scanner.run { _ in } }
+        #expect(await eventually { scanner.isScanning })
+        controller.inject(HCIEvent.hardwareError(HardwareErrorEvent(hardwareCode: 0x42)).packet)
+        #expect(await eventually {
+            controller.sentOpcodes.filter { $0 == ResetCommand.opcode }.count == 2 && scanner.isScanning
+        })
+        scanner.stop()
+        try await run.value
+        #expect(controller.opens == 1)
+        #expect(scanner.statistics.lastError == "hardware error 0x42")
+    }
+
+    @Test func cancellingTheRunStopsCleanly() async throws {
+        let controller = FakeController()
+        let scanner = Fixture.scanner(controller)
+        let run = Task { try await scanner.run { _ in } }
+        #expect(await eventually { scanner.isScanning })
+        run.cancel()
+        try await run.value
+        #expect(!controller.scanning)
+        #expect(controller.closes == 1)
+    }
+
+    @Test func sightingsSequenceEndsWithCleanStop() async throws {
+        let controller = FakeController()
+        let scanner = Fixture.scanner(controller)
+        let feeder = Task {
+            _ = await eventually { scanner.isScanning }
+            controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -40), Fixture.report(rssi: -41)]))
+        }
+        var received: [Int?] = []
+        for try await sighting in scanner.sightings() {
+            received.append(sighting.rssiDBm)
+            if received.count == 2 { break }
+        }
+        await feeder.value
+        #expect(received == [-40, -41])
+        #expect(await eventually { controller.closes == 1 })
+        #expect(!controller.scanning)
+    }
+}
