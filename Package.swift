@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Scanner", targets: ["Scanner"]),
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "LocationDisplay", targets: ["LocationDisplay"]),
+        .library(name: "BeaconLocation", targets: ["BeaconLocation"]),
         .executable(name: "bluedot", targets: ["bluedot"]),
     ],
     dependencies: [
@@ -55,6 +56,14 @@ let package = Package(
         .target(name: "Positioning", swiftSettings: strict),
         // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
         .target(name: "LocationDisplay", swiftSettings: strict),
+        // Glue: BeaconLocationDataSource (scanner + positioning engine -> locations) and the location replay source.
+        .target(
+            name: "BeaconLocation",
+            dependencies: [
+                "HCI", "Scanner", "Positioning", "LocationDisplay", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "bluedot",
             dependencies: [
@@ -73,6 +82,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationDisplayTests", dependencies: ["LocationDisplay"], resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BeaconLocationTests",
+            dependencies: [
+                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // Drives the built `bluedot` binary against the Bumble virtual world (Tools/virtual-world/world.py).
