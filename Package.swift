@@ -98,9 +98,10 @@ let package = Package(
             dependencies: ["HCI", "HCILinux", "Scanner", "bluedot"],
             swiftSettings: strict
         ),
-        // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy`).
+        // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy|latency`).
         .executableTarget(
-            name: "bluedot-bench", dependencies: ["Positioning"], path: "Tools/bluedot-bench",
+            name: "bluedot-bench", dependencies: ["Positioning", "HCI", "LocationDisplay", "BeaconLocation"],
+            path: "Tools/bluedot-bench",
             swiftSettings: strict
         ),
         .testTarget(
