@@ -6,6 +6,8 @@
 //   HCI (pure wire protocol)  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   Positioning (pure maths and formats)
+//   LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources)
+//   HCI, Scanner, Positioning, LocationDisplay  <-  BeaconLocation (beacons -> locations; any HCITransport)
 //   bluedot (thin executable) -> Scanner, HCILinux, Positioning
 import PackageDescription
 
@@ -55,13 +57,14 @@ let package = Package(
         // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
         .target(name: "Positioning", swiftSettings: strict),
         // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
-        .target(name: "LocationDisplay", swiftSettings: strict),
+        .target(name: "LocationDisplay", exclude: ["README.md"], swiftSettings: strict),
         // Glue: BeaconLocationDataSource (scanner + positioning engine -> locations) and the location replay source.
         .target(
             name: "BeaconLocation",
             dependencies: [
                 "HCI", "Scanner", "Positioning", "LocationDisplay", .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -47,7 +47,9 @@ open class LocationSource: @unchecked Sendable {
     public final var events: AsyncStream<LocationSourceEvent> {
         state.withLock { s in
             var initial: [LocationSourceEvent] = [.statusChanged(s.status)]
-            if !s.locations.isEmpty { initial.append(.updated(s.locations.values.sorted { $0.targetID < $1.targetID })) }
+            if !s.locations.isEmpty {
+                initial.append(.updated(s.locations.values.sorted { $0.targetID < $1.targetID }))
+            }
             return broadcast.subscribe(initial: initial)
         }
     }

@@ -6,7 +6,8 @@ import Positioning
 import Testing
 
 @Suite("BeaconLocationDataSource over the Bumble virtual controller", .serialized,
-       .enabled(if: BumbleWorld.enabled, "no Python with bumble: set BLUEDOT_PYTHON or create .venv; BLUEDOT_REQUIRE_INTEGRATION=1 makes this a failure"))
+       .enabled(if: BumbleWorld.enabled,
+                "no Python with bumble: set BLUEDOT_PYTHON or create .venv; BLUEDOT_REQUIRE_INTEGRATION=1 fails"))
 struct BeaconLocationBumbleTests {
     /// Five iBeacons around a 10 m x 8 m room at 1 m height; the receiver stands at (4, 3, 1).
     static let beacons: [(minor: Int, x: Double, y: Double)] = [(1, 0, 0), (2, 10, 0), (3, 10, 8), (4, 0, 8), (5, 5, 4)]

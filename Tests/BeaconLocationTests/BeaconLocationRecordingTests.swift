@@ -52,7 +52,9 @@ struct BeaconLocationRecordingTests {
 
         // Score current fixes inside the walk against the true position at their time.
         let track = WalkRecording.track
-        let scored = received.filter { !$0.lastKnown && $0.timestamp >= track.startTime + 2 && $0.timestamp <= track.endTime }
+        let scored = received.filter {
+            !$0.lastKnown && $0.timestamp >= track.startTime + 2 && $0.timestamp <= track.endTime
+        }
         #expect(scored.count >= 25)
         let errors = scored.map { location -> Double in
             let truth = track.position(at: location.timestamp)

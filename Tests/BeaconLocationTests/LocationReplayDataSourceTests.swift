@@ -11,9 +11,10 @@ struct LocationReplayDataSourceTests {
         let path = temporaryPath("fixes.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let lines = [
-            #"{"t": 10.0, "target": "self", "x": 1.0, "y": 2.0, "horizontalAccuracy": 1.5, "lastKnown": false, "anchors": 4}"#,
-            #"{"t": 10.5, "target": "tag-1", "x": 9.0, "y": 9.0, "horizontalAccuracy": 2.0, "lastKnown": false, "anchors": 3}"#,
-            #"{"t": 12.0, "target": "self", "x": 3.0, "y": 2.0, "floor": 1, "horizontalAccuracy": 1.2, "speed": 1.0, "course": 90.0, "lastKnown": true, "anchors": 2}"#,
+            #"{"t": 10.0, "target": "self", "x": 1.0, "y": 2.0, "horizontalAccuracy": 1.5, "anchors": 4}"#,
+            #"{"t": 10.5, "target": "tag-1", "x": 9.0, "y": 9.0, "horizontalAccuracy": 2.0, "anchors": 3}"#,
+            #"{"t": 12.0, "target": "self", "x": 3.0, "y": 2.0, "floor": 1, "horizontalAccuracy": 1.2, "#
+                + #""speed": 1.0, "course": 90.0, "lastKnown": true, "anchors": 2}"#,
         ]
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let clock = ManualClock(start: 500)
@@ -23,7 +24,8 @@ struct LocationReplayDataSourceTests {
         try await source.start()
         var iterator = stream.makeAsyncIterator()
         let first = try #require(await iterator.next())
-        #expect(first.timestamp == 10 && first.x == 1 && first.anchorCount == 4 && first.horizontalAccuracyMeters == 1.5)
+        #expect(first.timestamp == 10 && first.x == 1 && first.anchorCount == 4)
+        #expect(first.horizontalAccuracyMeters == 1.5 && !first.lastKnown)
         #expect(first.latitude != nil)
         await clock.waitForSleepers()
         clock.advance(by: 1.999)

@@ -102,7 +102,7 @@ enum LatencyBenchmark {
         let statistics = source.statistics
         print("latency: \(observations.count) reports, \(latencies.count) fixes timed, seed \(seed), pace "
               + (pace > 0 ? "\(pace)x real time" : "as fast as taken") + ", wall \(elapsed)")
-        for (label, p) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0)] {
+        for (label, p) in [("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("max", 100.0)] {
             let value = Percentile.of(sorted: latencies, p).map { String(format: "%.1f", $0) } ?? "n/a"
             print("  \(label) \(value) us")
         }
