@@ -3,7 +3,6 @@ import LocationDisplay
 import Logging
 import Positioning
 import Scanner
-import Synchronization
 
 /// The blue dot from Bluetooth beacons: scans over an `HCITransport`, turns every sighting into an observation
 /// (anchor = the beacon's canonical id, target `self`), feeds the positioning engine, and pushes each fix to
@@ -49,7 +48,7 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
     private let clock: any LocationClock
     private let logger: Logger
     private let origin: GeographicOrigin?
-    private let run: Mutex<Run>
+    private let run: LockedValue<Run>
 
     /// Creates a source; nothing is opened until `start()`.
     public init(transport: any HCITransport, venue: Venue, input: Input = .controller(ScanConfiguration()),
@@ -64,7 +63,7 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
         self.clock = clock
         self.logger = logger
         origin = venue.origin.map(GeographicOrigin.init)
-        run = Mutex(Run(engine: PositioningEngine(venue: venue, configuration: engineConfiguration)))
+        run = LockedValue(Run(engine: PositioningEngine(venue: venue, configuration: engineConfiguration)))
         super.init()
     }
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Fans values out to any number of `AsyncStream` listeners, each fed in the order `yield` was called.
 ///
@@ -11,7 +10,7 @@ public final class Broadcast<Element: Sendable>: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let bufferLimit: Int?
 
     /// Creates a broadcaster whose listeners buffer at most `bufferLimit` values (`nil`: unbounded).

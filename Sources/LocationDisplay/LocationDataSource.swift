@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Where locations come from: the base class of every source, following ArcGIS Runtime's `LocationDataSource`.
 ///
@@ -25,7 +24,7 @@ open class LocationDataSource: @unchecked Sendable {
         var stopWaiters: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let locationBroadcast: Broadcast<Location>
     private let headingBroadcast: Broadcast<Double>
     private let statusBroadcast = Broadcast<LocationDataSourceStatus>()

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Shows where a `LocationDataSource` says we are on a `MapViewport`, after ArcGIS Runtime's `LocationDisplay`.
 ///
@@ -20,7 +19,7 @@ public final class LocationDisplay: Sendable {
         var followers: [Task<Void, Never>] = []
     }
 
-    let state: Mutex<State>
+    let state: LockedValue<State>
     /// The source this display shows.
     public let dataSource: LocationDataSource
     /// Ties local coordinates to WGS84; when set (or when locations carry latitude and longitude) the map is in
@@ -36,7 +35,7 @@ public final class LocationDisplay: Sendable {
         self.dataSource = dataSource
         self.geographicOrigin = geographicOrigin
         self.clock = clock
-        state = Mutex(State(viewport: viewport, settings: settings))
+        state = LockedValue(State(viewport: viewport, settings: settings))
     }
 
     deinit {

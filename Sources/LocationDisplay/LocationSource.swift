@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Many moving locations pushed to observers (tag mode), after MapsIndoors' `MPLocationSource`.
 ///
@@ -22,7 +21,7 @@ open class LocationSource: @unchecked Sendable {
     public let deleteAfterSeconds: Double
     /// Where time comes from.
     public let clock: any LocationClock
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let broadcast = Broadcast<LocationSourceEvent>()
 
     /// Creates a source in status `initialising`.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock that moves only when told to, for tests: `advance(by:)` wakes the sleepers whose deadlines passed,
 /// in deadline order, like swift-nio's `EmbeddedEventLoop.advanceTime(by:)`.
@@ -16,11 +15,11 @@ public final class ManualClock: LocationClock {
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// Creates a clock reading `start` seconds.
     public init(start: Double = 0) {
-        state = Mutex(State(now: start))
+        state = LockedValue(State(now: start))
     }
 
     /// The current time.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A source that plays a list of locations paced by their timestamps on an injected clock: the base of the
 /// simulated, GPX and replay sources.
@@ -8,7 +7,7 @@ import Synchronization
 /// timestamp is replaced by that delivery time. With `loops`, playback starts over one `loopGapSeconds` after
 /// the last location; otherwise the source stays started and silent after the last one.
 open class PlaybackLocationDataSource: LocationDataSource, @unchecked Sendable {
-    // @unchecked: the stored lets are Sendable and `task` is guarded by a Mutex.
+    // @unchecked: the stored lets are Sendable and `task` is guarded by a LockedValue.
     /// Where time comes from.
     public let clock: any LocationClock
     /// Start over after the last location.
@@ -19,8 +18,8 @@ open class PlaybackLocationDataSource: LocationDataSource, @unchecked Sendable {
     public let restampsToClock: Bool
     /// Pause between the last location and the first of the next loop, seconds of timestamp time.
     public let loopGapSeconds: Double
-    private let task = Mutex<Task<Void, Never>?>(nil)
-    private let delivered = Mutex(0)
+    private let task = LockedValue<Task<Void, Never>?>(nil)
+    private let delivered = LockedValue(0)
 
     /// Creates a playback source.
     public init(clock: any LocationClock, loops: Bool = false, timeScale: Double = 1, restampsToClock: Bool = true,

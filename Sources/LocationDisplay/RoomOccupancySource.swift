@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A source that relays another: it follows people's locations upstream and publishes one location per room, at
 /// the room's centre, with `occupancy` (people inside) and `busy` (`true` at or above `busyThreshold`) attributes.
@@ -36,7 +35,7 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     public let upstream: LocationSource
     /// Occupancy at which a room counts as busy.
     public let busyThreshold: Int
-    private let relay = Mutex<(task: Task<Void, Never>?, people: [String: Location], counts: [String: Int])>(
+    private let relay = LockedValue<(task: Task<Void, Never>?, people: [String: Location], counts: [String: Int])>(
         (nil, [:], [:]))
 
     /// Creates a relay over `upstream`; call `start()` to begin.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Synchronization
+import LocationDisplay
 
 /// Runs Tools/virtual-world/world.py (a Bumble controller with beacons around a fixed receiver) for one test.
 final class BumbleWorld: Sendable {
@@ -26,7 +26,7 @@ final class BumbleWorld: Sendable {
         python != nil || ProcessInfo.processInfo.environment["BLUEDOT_REQUIRE_INTEGRATION"] == "1"
     }
 
-    private let process: Mutex<Process>
+    private let process: LockedValue<Process>
     /// The TCP port of the world's H4 endpoint.
     let port: UInt16
 
@@ -70,7 +70,7 @@ final class BumbleWorld: Sendable {
             throw Unavailable(description: "world.py did not print its ready line within \(timeoutSeconds) s")
         }
         port = ready.port
-        self.process = Mutex(process)
+        self.process = LockedValue(process)
     }
 
     /// SIGTERM, then SIGKILL after two seconds; reaps the process.

@@ -1,5 +1,4 @@
 import LocationDisplay
-import Synchronization
 
 /// A clock on which every sleep returns at once after moving time to its deadline: a recording paced by it
 /// replays as fast as the consumer takes packets, yet every packet arrives at its recorded time. It is both a
@@ -14,7 +13,7 @@ final class VirtualClock: Clock {
     }
 
     let originSeconds: Double
-    private let current = Mutex(Instant(offset: .zero))
+    private let current = LockedValue(Instant(offset: .zero))
 
     init(originSeconds: Double) {
         self.originSeconds = originSeconds

@@ -1,13 +1,12 @@
 import Foundation
 import LocationDisplay
-import Synchronization
 import Testing
 
 /// Answers the example's fetches from a script: each entry is a JSON body or an error.
 final class ScriptedFetcher: Sendable {
     struct Offline: Error {}
-    private let replies: Mutex<[String?]>
-    init(_ replies: [String?]) { self.replies = Mutex(replies) }
+    private let replies: LockedValue<[String?]>
+    init(_ replies: [String?]) { self.replies = LockedValue(replies) }
 
     func fetch() throws -> Data {
         let reply = replies.withLock { $0.isEmpty ? nil : $0.removeFirst() }

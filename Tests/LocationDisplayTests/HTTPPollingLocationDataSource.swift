@@ -1,7 +1,6 @@
 // The custom-source example of docs/display.md, compiled here so that it cannot rot. Keep the two identical.
 import Foundation
 import LocationDisplay
-import Synchronization
 
 /// Polls a JSON endpoint such as `{"t": 1700000000, "x": 4.2, "y": 7.9, "accuracy": 3}` every few seconds.
 final class HTTPPollingLocationDataSource: LocationDataSource, @unchecked Sendable {
@@ -9,7 +8,7 @@ final class HTTPPollingLocationDataSource: LocationDataSource, @unchecked Sendab
     let fetch: @Sendable () async throws -> Data  // e.g. { try await URLSession.shared.data(from: url).0 }
     let intervalSeconds: Double
     let clock: any LocationClock
-    private let poller = Mutex<Task<Void, Never>?>(nil)
+    private let poller = LockedValue<Task<Void, Never>?>(nil)
 
     init(intervalSeconds: Double = 5, clock: any LocationClock, fetch: @escaping @Sendable () async throws -> Data) {
         (self.fetch, self.intervalSeconds, self.clock) = (fetch, intervalSeconds, clock)

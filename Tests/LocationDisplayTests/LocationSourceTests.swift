@@ -1,10 +1,9 @@
 import LocationDisplay
-import Synchronization
 import Testing
 
 /// Records observer callbacks and lets a test wait for a number of them.
 final class RecordingObserver: LocationSourceObserver {
-    let log = Mutex<[String]>([])
+    let log = LockedValue<[String]>([])
     let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
 
     func onLocationsUpdated(_ locations: [Location], source: LocationSource) {

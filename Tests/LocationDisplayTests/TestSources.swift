@@ -1,5 +1,4 @@
 import LocationDisplay
-import Synchronization
 
 /// Errors the test sources fail with.
 enum TestSourceError: Error, Equatable {
@@ -10,7 +9,7 @@ enum TestSourceError: Error, Equatable {
 /// A source whose start outcome is scripted: it fails the first `failures` starts, then succeeds, and counts
 /// `doStart`/`doStop` calls.
 final class ScriptedSource: LocationDataSource, @unchecked Sendable {
-    private let counts = Mutex((starts: 0, stops: 0, failures: 0))
+    private let counts = LockedValue((starts: 0, stops: 0, failures: 0))
 
     init(failures: Int = 0) {
         counts.withLock { $0.failures = failures }

@@ -3,7 +3,6 @@ import Foundation
 import HCI
 import LocationDisplay
 import Positioning
-import Synchronization
 
 /// `bluedot-bench latency`: how long an advertising report takes from entering the beacon source to its
 /// location reaching a listener.
@@ -20,17 +19,17 @@ enum LatencyBenchmark {
         let packets: [HCIPacket]
         let times: [Double]
         let paceFactor: Double
-        let entries: Mutex<[ContinuousClock.Instant?]>
-        let current = Mutex(0)
+        let entries: LockedValue<[ContinuousClock.Instant?]>
+        let current = LockedValue(0)
         var name: String { "bench:feed" }
 
         init(packets: [HCIPacket], times: [Double], paceFactor: Double) {
             (self.packets, self.times, self.paceFactor) = (packets, times, paceFactor)
-            entries = Mutex(Array(repeating: nil, count: packets.count))
+            entries = LockedValue(Array(repeating: nil, count: packets.count))
         }
 
         func open() async throws -> AsyncThrowingStream<HCIPacket, any Error> {
-            let next = Mutex(0)
+            let next = LockedValue(0)
             let start = ContinuousClock.now
             return AsyncThrowingStream { [self] in
                 let i = next.withLock { n in
