@@ -6,6 +6,8 @@
 //   HCI (pure wire protocol)  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   Positioning (pure maths and formats)
+//   LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources)
+//   HCI, Scanner, Positioning, LocationDisplay  <-  BeaconLocation (beacons -> locations; any HCITransport)
 //   bluedot (thin executable) -> Scanner, HCILinux, Positioning
 import PackageDescription
 
@@ -21,6 +23,8 @@ let package = Package(
         .library(name: "HCILinux", targets: ["HCILinux"]),
         .library(name: "Scanner", targets: ["Scanner"]),
         .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "LocationDisplay", targets: ["LocationDisplay"]),
+        .library(name: "BeaconLocation", targets: ["BeaconLocation"]),
         .executable(name: "bluedot", targets: ["bluedot"]),
     ],
     dependencies: [
@@ -52,6 +56,17 @@ let package = Package(
         ),
         // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
         .target(name: "Positioning", swiftSettings: strict),
+        // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
+        .target(name: "LocationDisplay", exclude: ["README.md"], swiftSettings: strict),
+        // Glue: BeaconLocationDataSource (scanner + positioning engine -> locations) and the location replay source.
+        .target(
+            name: "BeaconLocation",
+            dependencies: [
+                "HCI", "Scanner", "Positioning", "LocationDisplay", .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "bluedot",
             dependencies: [
@@ -62,20 +77,38 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(
-            name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
-            swiftSettings: strict
-        ),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
         .testTarget(
             name: "ScannerTests",
             dependencies: ["HCI", "Scanner", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "LocationDisplayTests", dependencies: ["LocationDisplay"], resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BeaconLocationTests",
+            dependencies: [
+                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // Drives the built `bluedot` binary against the Bumble virtual world (Tools/virtual-world/world.py).
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HCI", "HCILinux", "Scanner", "bluedot"],
+            swiftSettings: strict
+        ),
+        // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy|latency`).
+        .executableTarget(
+            name: "bluedot-bench", dependencies: ["Positioning", "HCI", "LocationDisplay", "BeaconLocation"],
+            path: "Tools/bluedot-bench",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
     ]
