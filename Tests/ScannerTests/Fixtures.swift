@@ -31,7 +31,7 @@ enum Fixture {
     /// A scanner over `controller` with short deadlines and backoff, stamping sightings with a fixed clock.
     static func scanner(
         _ controller: FakeController, procedure: ScanConfiguration.Procedure = .automatic,
-        timeout: Duration = .milliseconds(500), recorder: (any HCIPacketRecorder)? = nil
+        timeout: Duration = .seconds(10), recorder: (any HCIPacketRecorder)? = nil
     ) -> LEScanner {
         LEScanner(
             transport: controller,
@@ -48,8 +48,9 @@ final class SightingSink: Sendable {
     func append(_ sighting: Sighting) { storage.withLock { $0.append(sighting) } }
 }
 
-/// Polls `condition` every 2 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(3), _ condition: () -> Bool) async -> Bool {
+/// Polls `condition` every 2 ms until it holds or `timeout` passes; returns whether it held. The timeout is generous
+/// because other suites run CPU-heavy work on the same small cooperative pool; a passing check returns at once.
+func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
