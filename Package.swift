@@ -103,7 +103,8 @@ let package = Package(
         ),
         // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy|latency`).
         .executableTarget(
-            name: "bluedot-bench", dependencies: ["Positioning", "HCI", "LocationDisplay", "BeaconLocation"],
+            name: "bluedot-bench",
+            dependencies: ["Positioning", "HCI", "HCILinux", "Scanner", "LocationDisplay", "BeaconLocation"],
             path: "Tools/bluedot-bench",
             swiftSettings: strict
         ),
