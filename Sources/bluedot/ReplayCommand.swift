@@ -36,6 +36,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Target model: moving (walkers, robots) or static (scans of a device that stays put).")
     var mode: Mode = .moving
 
+    @Option(help: "Override the mode's filter update: rssi (EKF on each anchor's RSSI), trilateration (a fix per tick fed to the filter) or snapshot (a fresh fix per tick).")
+    var update: EngineConfiguration.UpdateMethod?
+
     @Option(name: .shortAndLong, help: "Write here instead of stdout.")
     var output: String?
 
@@ -52,6 +55,7 @@ struct ReplayCommand: ParsableCommand {
         var site = try VenueLoader.load(path: venue)
         var engine = mode == .static ? EngineConfiguration.stationary : EngineConfiguration.moving
         engine.intervalSeconds = interval
+        if let update { engine.update = update }
         if !surveys.isEmpty {
             let outcome = try SurveyCalibration.calibrate(venue: site, surveys: surveys, strict: strict)
             for report in outcome.reports { Self.log("calibrate: \(report)") }
@@ -75,6 +79,8 @@ struct ReplayCommand: ParsableCommand {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
+
+extension EngineConfiguration.UpdateMethod: ExpressibleByArgument {}
 
 /// Buffered line output to stdout or a file.
 private struct FixOutput {

@@ -48,6 +48,9 @@ enum AccuracyHarness {
             case "gridMax": c.gridPosteriorMaxAnchors = Int(v)
             case "cell": c.gridCellMeters = v
             case "truncate": c.truncateToBounds = v != 0
+            case "multiStart": c.multiStart = v != 0
+            case "triMin": c.trilaterationMinimumAnchors = Int(v)
+            case "weaken": c.trackingPriorWeakening = v
             case "update": c.update = EngineConfiguration.UpdateMethod(rawValue: parts[1]) ?? c.update
             case "source": c.rssiSource = EngineConfiguration.RSSISource(rawValue: parts[1]) ?? c.rssiSource
             default: FileHandle.standardError.write(Data("unknown key \(parts[0])\n".utf8))

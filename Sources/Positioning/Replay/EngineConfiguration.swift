@@ -2,9 +2,10 @@
 public struct EngineConfiguration: Sendable, Hashable {
     /// How the Kalman filter is updated each tick.
     public enum UpdateMethod: String, Sendable, Hashable, CaseIterable {
-        /// Iterated EKF update directly on each anchor's filtered RSSI (the default).
+        /// Iterated EKF update directly on each anchor's filtered RSSI.
         case rssi
-        /// A trilateration fix per tick (3 or more anchors) fed to the filter as a position measurement.
+        /// A trilateration fix per tick (3 or more anchors) fed to the filter as a position measurement; ticks
+        /// with fewer anchors use the direct RSSI update (the default: shorter error tails, see the docs).
         case trilateration
         /// No dynamics: each tick a fresh trilateration of every anchor's window median (static devices).
         case snapshot
@@ -21,7 +22,7 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Seconds between fixes on each target's grid.
     public var intervalSeconds: Double = 1
     /// Kalman update method.
-    public var update: UpdateMethod = .rssi
+    public var update: UpdateMethod = .trilateration
     /// Per-anchor RSSI value per tick.
     public var rssiSource: RSSISource = .tickMean
     /// Acceleration spectral density of the constant-velocity model, m²/s³.
@@ -48,6 +49,12 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var gridCellMeters: Double = 0.25
     /// Whether the estimate is kept in the venue bounds by truncating its Gaussian (else by clamping the mean).
     public var truncateToBounds: Bool = true
+    /// Whether the RSSI update also starts from the anchors' weighted centroid (escaping local minima).
+    public var multiStart: Bool = true
+    /// Anchors a tick needs for `.trilateration` to fuse a fix (fewer: the direct RSSI update).
+    public var trilaterationMinimumAnchors: Int = 3
+    /// Factor on the venue prior's variance for fixes fused into a running filter.
+    public var trackingPriorWeakening: Double = 100
     /// Huber threshold of the solver, in sigmas.
     public var huberThreshold: Double = 2
     /// Hampel window, seconds.
@@ -61,7 +68,7 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Fixes keep coming (last known) this long after a target's last observation, seconds.
     public var holdoverSeconds: Double = 30
     /// Multiplier on the filter's 68% radius (model error the filter does not see).
-    public var radiusScale: Double = 1.1
+    public var radiusScale: Double = 1.2
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.

@@ -58,10 +58,16 @@ struct TargetTracker {
             if heard > 0 {
                 switch c.update {
                 case .rssi:
-                    existing.update(rssi: measurements, solver: context.solver, gate: c.gate)
+                    let centroid = Trilaterator.weightedCentroid(measurements)
+                    existing.update(rssi: measurements, solver: context.solver, gate: c.gate,
+                                    alternativeStart: c.multiStart ? (centroid[0], centroid[1]) : nil)
                 case .trilateration, .snapshot:
-                    if heard >= 3, let fix = context.trilaterator.locate(measurements) {
+                    if heard >= c.trilaterationMinimumAnchors,
+                       let fix = context.trackingTrilaterator.locate(measurements) {
                         existing.update(position: [fix.x, fix.y], covariance: fix.covariance)
+                    } else {
+                        // Too few anchors for a fix of their own: the direct update uses them anyway.
+                        existing.update(rssi: measurements, solver: context.solver, gate: c.gate)
                     }
                 }
             }
@@ -73,7 +79,13 @@ struct TargetTracker {
             k = snapshot(measurements, context: context)
         }
         k.capSpeed(c.maximumSpeed)
-        if c.truncateToBounds { k.truncate(to: context.bounds) } else { k.clampPosition(to: context.bounds) }
+        // A snapshot is already confined (the grid covers the bounds; the solver projects); a filtered
+        // Gaussian is truncated to them.
+        if c.truncateToBounds && c.update != .snapshot && kalman != nil {
+            k.truncate(to: context.bounds)
+        } else {
+            k.clampPosition(to: context.bounds)
+        }
         kalman = k
         lastTickTime = g
         if heard > 0 {
