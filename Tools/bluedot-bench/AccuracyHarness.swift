@@ -51,6 +51,7 @@ enum AccuracyHarness {
             case "multiStart": c.multiStart = v != 0
             case "triMin": c.trilaterationMinimumAnchors = Int(v)
             case "weaken": c.trackingPriorWeakening = v
+            case "fixAdapt": c.fixNoiseAdaptation = v
             case "update": c.update = EngineConfiguration.UpdateMethod(rawValue: parts[1]) ?? c.update
             case "source": c.rssiSource = EngineConfiguration.RSSISource(rawValue: parts[1]) ?? c.rssiSource
             default: FileHandle.standardError.write(Data("unknown key \(parts[0])\n".utf8))

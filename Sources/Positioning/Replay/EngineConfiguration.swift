@@ -55,6 +55,8 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var trilaterationMinimumAnchors: Int = 3
     /// Factor on the venue prior's variance for fixes fused into a running filter.
     public var trackingPriorWeakening: Double = 100
+    /// Per-target covariance matching of the fused fixes: smoothing weight (0 = off).
+    public var fixNoiseAdaptation: Double = 0.2
     /// Huber threshold of the solver, in sigmas.
     public var huberThreshold: Double = 2
     /// Hampel window, seconds.
@@ -68,7 +70,7 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Fixes keep coming (last known) this long after a target's last observation, seconds.
     public var holdoverSeconds: Double = 30
     /// Multiplier on the filter's 68% radius (model error the filter does not see).
-    public var radiusScale: Double = 1.2
+    public var radiusScale: Double = 1.15
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.

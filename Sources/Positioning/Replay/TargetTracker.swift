@@ -19,6 +19,8 @@ struct TargetTracker {
     var lastHeardTime: Double
     var lastGood: (x: Double, y: Double)?
     var floorEstimator = FloorEstimator()
+    /// Covariance-matching scale on the trilateration fixes' covariance.
+    var fixScale = 1.0
 
     init(target: String, firstTime: Double, anchorCount: Int) {
         self.target = target
@@ -64,7 +66,13 @@ struct TargetTracker {
                 case .trilateration, .snapshot:
                     if heard >= c.trilaterationMinimumAnchors,
                        let fix = context.trackingTrilaterator.locate(measurements) {
-                        existing.update(position: [fix.x, fix.y], covariance: fix.covariance)
+                        let R = c.fixNoiseAdaptation > 0 ? fixScale * fix.covariance : fix.covariance
+                        let nis = existing.update(position: [fix.x, fix.y], covariance: R)
+                        if c.fixNoiseAdaptation > 0, nis.isFinite {
+                            // Covariance matching on the fixes: E[NIS] = 2 when R is right.
+                            let a = c.fixNoiseAdaptation
+                            fixScale = min(max(fixScale * (1 - a + a * min(nis, 20) / 2), 1), 9)
+                        }
                     } else {
                         // Too few anchors for a fix of their own: the direct update uses them anyway.
                         existing.update(rssi: measurements, solver: context.solver, gate: c.gate)
