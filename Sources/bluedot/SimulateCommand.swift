@@ -20,6 +20,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Track JSONL: waypoints or truth lines.")
     var track: String
 
+    @Option(help: "Target id for waypoints that name none (they are `self` otherwise).")
+    var target: String?
+
     @Option(help: "Seed of the random generator.")
     var seed: UInt64 = 1
 
@@ -63,7 +66,10 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         let site = try VenueLoader.load(path: venue)
-        let tracks = Track.tracks(from: try TruthReader.read(path: track))
+        var tracks = Track.tracks(from: try TruthReader.read(path: track))
+        if let target {
+            for i in tracks.indices where tracks[i].target == Observation.selfTarget { tracks[i].target = target }
+        }
         guard !tracks.isEmpty else { throw ValidationError("\(track): no waypoints") }
         var out = LineSink(handle: .standardOutput)
         var truthOut: LineSink?
