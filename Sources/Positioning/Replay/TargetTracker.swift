@@ -138,6 +138,8 @@ struct TargetTracker {
         var out: [RSSIMeasurement] = []
         out.reserveCapacity(pending.count)
         var votes: [(floor: Int, rssiDBm: Double)] = []
+        // The device is at its height above the floor it is on (as of the previous tick).
+        let height = context.targetHeightMeters + (floorEstimator.floor.flatMap { table.floorElevation[$0] } ?? 0)
         for a in snapshot ? heardAnchors : pending {
             let tick = filters[a]?.drainTick()
             let value: Double, count: Int
@@ -155,7 +157,7 @@ struct TargetTracker {
             let sigma = c.sigmaScale * max(s2 - j2 * (1 - 1 / Double(count)), j2).squareRoot()
             let anchor = table.anchors[a]
             out.append(RSSIMeasurement(anchorX: anchor.x, anchorY: anchor.y,
-                                       heightDifferenceMeters: table.heights[a] - context.targetHeightMeters,
+                                       heightDifferenceMeters: table.heights[a] - height,
                                        model: model, rssiDBm: value, sigmaDB: sigma))
             votes.append((anchor.floor, value))
         }
