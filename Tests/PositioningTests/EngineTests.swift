@@ -120,6 +120,10 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         #expect(Set(fixes.map(\.target)).count == 49)
         engine.ingest(Observation(t: 5000, anchor: "nowhere", target: "x", rssiDBm: -70), into: &fixes)
         #expect(engine.counters.unknownAnchors == 1)
+        engine.ingest(Observation(t: .nan, anchor: "a0", target: "x", rssiDBm: -70), into: &fixes)
+        engine.ingest(Observation(t: 5001, anchor: "a0", target: "x", rssiDBm: .infinity), into: &fixes)
+        #expect(engine.counters.invalid == 2)
+        #expect(fixes.allSatisfy { $0.x.isFinite && $0.y.isFinite })
     }
 
     @Test func oneAnchorGivesFiniteFixesWithLargeRadius() {
