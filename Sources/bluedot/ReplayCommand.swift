@@ -78,7 +78,8 @@ struct ReplayCommand: ParsableCommand {
         try sink.close()
         Self.log("replay: \(summary.read)")
         Self.log("replay: \(summary.engine.fixes) fixes, \(summary.engine.outliers) outliers rejected, "
-                 + "\(summary.engine.late) late, \(summary.otherTargets) of other targets skipped")
+                 + "\(summary.engine.late) late, \(summary.engine.invalid) invalid, "
+                 + "\(summary.otherTargets) of other targets skipped")
     }
 
     static func log(_ text: String) {

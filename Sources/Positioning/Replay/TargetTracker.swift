@@ -57,28 +57,7 @@ struct TargetTracker {
             if g - lastHeardTime > c.intervalSeconds {
                 existing.dampVelocity(by: pow(0.5, dt / c.velocityHalfLifeSeconds))
             }
-            if heard > 0 {
-                switch c.update {
-                case .rssi:
-                    let centroid = Trilaterator.weightedCentroid(measurements)
-                    existing.update(rssi: measurements, solver: context.solver, gate: c.gate,
-                                    alternativeStart: c.multiStart ? (centroid[0], centroid[1]) : nil)
-                case .trilateration, .snapshot:
-                    if heard >= c.trilaterationMinimumAnchors,
-                       let fix = context.trackingTrilaterator.locate(measurements) {
-                        let R = c.fixNoiseAdaptation > 0 ? fixScale * fix.covariance : fix.covariance
-                        let nis = existing.update(position: [fix.x, fix.y], covariance: R)
-                        if c.fixNoiseAdaptation > 0, nis.isFinite {
-                            // Covariance matching on the fixes: E[NIS] = 2 when R is right.
-                            let a = c.fixNoiseAdaptation
-                            fixScale = min(max(fixScale * (1 - a + a * min(nis, 20) / 2), 1), 9)
-                        }
-                    } else {
-                        // Too few anchors for a fix of their own: the direct update uses them anyway.
-                        existing.update(rssi: measurements, solver: context.solver, gate: c.gate)
-                    }
-                }
-            }
+            if heard > 0 { fuse(measurements, into: &existing, context: context) }
             k = existing
         } else if c.update == .snapshot, heard == 0, var existing = kalman {
             existing.predict(dt: g - (lastTickTime ?? g))
@@ -110,6 +89,30 @@ struct TargetTracker {
                            speed: moving ? k.speed : nil,
                            course: moving && k.speed > 0.1 ? k.courseDegrees : nil,
                            lastKnown: heard == 0, anchors: heard)
+    }
+
+    /// Updates a running filter with one tick's measurements, by the configured method.
+    private mutating func fuse(_ measurements: [RSSIMeasurement], into k: inout ConstantVelocityKalman,
+                               context: EngineContext) {
+        let c = context.configuration
+        if c.update == .rssi {
+            let centroid = Trilaterator.weightedCentroid(measurements)
+            k.update(rssi: measurements, solver: context.solver, gate: c.gate,
+                     alternativeStart: c.multiStart ? (centroid[0], centroid[1]) : nil)
+            return
+        }
+        guard measurements.count >= c.trilaterationMinimumAnchors,
+              let fix = context.trackingTrilaterator.locate(measurements) else {
+            // Too few anchors for a fix of their own: the direct update uses them anyway.
+            k.update(rssi: measurements, solver: context.solver, gate: c.gate)
+            return
+        }
+        let nis = k.update(position: [fix.x, fix.y], covariance: fixScale * fix.covariance)
+        if c.fixNoiseAdaptation > 0, nis.isFinite {
+            // Covariance matching on the fixes: E[νᵀS⁻¹ν] = 2 when R is right.
+            let a = c.fixNoiseAdaptation
+            fixScale = min(max(fixScale * (1 - a + a * min(nis, 20) / 2), 1), 9)
+        }
     }
 
     /// A filter started from one trilateration fix (with the venue prior, so one or two anchors are fine).
