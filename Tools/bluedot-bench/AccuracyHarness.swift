@@ -52,6 +52,8 @@ enum AccuracyHarness {
             case "triMin": c.trilaterationMinimumAnchors = Int(v)
             case "weaken": c.trackingPriorWeakening = v
             case "fixAdapt": c.fixNoiseAdaptation = v
+            case "q2": c.manoeuvreAccelerationNoise = v > 0 ? v : nil
+            case "switch": c.modelSwitchRatePerSecond = v
             case "update": c.update = EngineConfiguration.UpdateMethod(rawValue: parts[1]) ?? c.update
             case "source": c.rssiSource = EngineConfiguration.RSSISource(rawValue: parts[1]) ?? c.rssiSource
             default: FileHandle.standardError.write(Data("unknown key \(parts[0])\n".utf8))
