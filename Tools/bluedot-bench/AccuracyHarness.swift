@@ -87,8 +87,14 @@ enum AccuracyHarness {
                 default: break
                 }
             }
-            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: set.calibration,
-                                                             calibrator: calibrator)
+            // `cal.leaveOut=1`: calibrate without the set's own survey (when others remain), a proxy for runs
+            // the calibration never saw.
+            var surveys = set.calibration
+            if overrides.contains("cal.leaveOut=1") {
+                let others = surveys.filter { !$0.hasSuffix("/" + set.name + ".survey.jsonl") }
+                if !others.isEmpty { surveys = others }
+            }
+            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: surveys, calibrator: calibrator)
             if configuration.targetHeightMeters == nil {
                 configuration.targetHeightMeters = calibrated.result.targetHeightMeters
             }
