@@ -19,10 +19,13 @@ extension ConstantVelocityKalman {
     /// `νᵢ² / (gᵢᵀ P gᵢ + 1) > gate` (residuals already in sigmas), as long as at least `minimumKept` remain;
     /// then the MAP problem with the prediction as prior is solved by `PositionSolver` (Gauss-Newton with
     /// Huber weights, i.e. the iterated EKF of Bell and Cathey 1993), which also gives the posterior
-    /// covariance `(P⁻¹ + Σ wᵢ Hᵢᵀ Hᵢ)⁻¹`.
+    /// covariance `(P⁻¹ + Σ wᵢ Hᵢᵀ Hᵢ)⁻¹`. The objective is not convex: with `alternativeStart` (a position,
+    /// e.g. the anchors' RSSI-weighted centroid) it is also solved from there and the lower optimum kept, so
+    /// that the filter can leave a local minimum near a wrong prediction.
     @discardableResult
     public mutating func update(rssi measurements: [RSSIMeasurement], solver: PositionSolver, gate: Double,
-                                minimumKept: Int = 3) -> RSSIUpdate {
+                                minimumKept: Int = 3, alternativeStart: (x: Double, y: Double)? = nil)
+        -> RSSIUpdate {
         guard !measurements.isEmpty, let Λ = P.inverseSPD() else {
             return RSSIUpdate(used: 0, gated: 0, nis: 0, terms: [])
         }
@@ -40,7 +43,14 @@ extension ConstantVelocityKalman {
                 .prefix(min(minimumKept, measurements.count)).sorted()
         }
         let used = kept.map { measurements[$0] }
-        let solution = solver.solve(used, priorMean: x, priorInformation: Λ)
+        var solution = solver.solve(used, priorMean: x, priorInformation: Λ)
+        if let start = alternativeStart {
+            var y = x
+            y[0] = start.x
+            y[1] = start.y
+            let other = solver.solve(used, priorMean: x, priorInformation: Λ, start: y)
+            if other.cost < solution.cost { solution = other }
+        }
         x = solution.state
         P = solution.covariance
         return RSSIUpdate(used: used.count, gated: measurements.count - used.count,

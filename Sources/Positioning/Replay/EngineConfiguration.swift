@@ -2,9 +2,10 @@
 public struct EngineConfiguration: Sendable, Hashable {
     /// How the Kalman filter is updated each tick.
     public enum UpdateMethod: String, Sendable, Hashable, CaseIterable {
-        /// Iterated EKF update directly on each anchor's filtered RSSI (the default).
+        /// Iterated EKF update directly on each anchor's filtered RSSI.
         case rssi
-        /// A trilateration fix per tick (3 or more anchors) fed to the filter as a position measurement.
+        /// A trilateration fix per tick (3 or more anchors) fed to the filter as a position measurement; ticks
+        /// with fewer anchors use the direct RSSI update (the default: shorter error tails, see the docs).
         case trilateration
         /// No dynamics: each tick a fresh trilateration of every anchor's window median (static devices).
         case snapshot
@@ -21,11 +22,15 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Seconds between fixes on each target's grid.
     public var intervalSeconds: Double = 1
     /// Kalman update method.
-    public var update: UpdateMethod = .rssi
+    public var update: UpdateMethod = .trilateration
     /// Per-anchor RSSI value per tick.
     public var rssiSource: RSSISource = .tickMean
-    /// Acceleration spectral density of the constant-velocity model, m²/s³.
-    public var accelerationNoise: Double = 0.5
+    /// Acceleration spectral density of the (first, quiet) constant-velocity model, m²/s³.
+    public var accelerationNoise: Double = 0.003
+    /// Acceleration noise of a second, manoeuvre model (interacting multiple models); nil for one model.
+    public var manoeuvreAccelerationNoise: Double? = 0.5
+    /// Probability per second of switching between the models.
+    public var modelSwitchRatePerSecond: Double = 0.1
     /// Standard deviation of the initial velocity, m/s.
     public var initialVelocitySigma: Double = 0.7
     /// Speeds are capped here, m/s (brisk walking).
@@ -48,6 +53,14 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var gridCellMeters: Double = 0.25
     /// Whether the estimate is kept in the venue bounds by truncating its Gaussian (else by clamping the mean).
     public var truncateToBounds: Bool = true
+    /// Whether the RSSI update also starts from the anchors' weighted centroid (escaping local minima).
+    public var multiStart: Bool = true
+    /// Anchors a tick needs for `.trilateration` to fuse a fix (fewer: the direct RSSI update).
+    public var trilaterationMinimumAnchors: Int = 3
+    /// Factor on the venue prior's variance for fixes fused into a running filter.
+    public var trackingPriorWeakening: Double = 100
+    /// Per-target covariance matching of the fused fixes: smoothing weight (0 = off).
+    public var fixNoiseAdaptation: Double = 0.2
     /// Huber threshold of the solver, in sigmas.
     public var huberThreshold: Double = 2
     /// Hampel window, seconds.
@@ -61,7 +74,7 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Fixes keep coming (last known) this long after a target's last observation, seconds.
     public var holdoverSeconds: Double = 30
     /// Multiplier on the filter's 68% radius (model error the filter does not see).
-    public var radiusScale: Double = 1.1
+    public var radiusScale: Double = 1.35
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.
@@ -80,6 +93,8 @@ public struct EngineConfiguration: Sendable, Hashable {
         c.update = .snapshot
         c.gridPosteriorMaxAnchors = .max
         c.accelerationNoise = 0.001
+        c.manoeuvreAccelerationNoise = nil
+        c.radiusScale = 1.15
         c.initialVelocitySigma = 0.05
         c.reportsMotion = false
         return c

@@ -5,6 +5,10 @@ struct EngineContext: Sendable {
     let bounds: Venue.Bounds?
     let solver: PositionSolver
     let trilaterator: Trilaterator
+    /// The trilaterator for fixes fused into a running filter: its venue prior is weakened by
+    /// `trackingPriorWeakening`, since the filter already holds the information and a prior counted at
+    /// every tick would pull the track toward the venue's centre.
+    let trackingTrilaterator: Trilaterator
     let grid: GridPosterior
     let targetHeightMeters: Double
 
@@ -15,6 +19,9 @@ struct EngineContext: Sendable {
         solver = PositionSolver(loss: .huber(configuration.huberThreshold), bounds: venue.bounds)
         trilaterator = Trilaterator(bounds: venue.bounds, anchors: venue.anchors,
                                     loss: .huber(configuration.huberThreshold))
+        var tracking = trilaterator
+        tracking.priorVariance = tracking.priorVariance.map { $0 * configuration.trackingPriorWeakening }
+        trackingTrilaterator = tracking
         grid = GridPosterior(bounds: venue.bounds ?? Trilaterator.anchorArea(venue.anchors),
                              cellMeters: configuration.gridCellMeters, loss: .huber(configuration.huberThreshold))
         let flat = venue.anchors.allSatisfy { $0.z == 0 }

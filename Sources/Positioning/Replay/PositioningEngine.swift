@@ -16,15 +16,19 @@ public struct PositioningEngine: Sendable {
         public var late = 0
         /// Observations rejected as outliers by the per-anchor filters.
         public var outliers = 0
+        /// Observations with a non-finite time or RSSI (dropped).
+        public var invalid = 0
         /// Fixes emitted.
         public var fixes = 0
     }
 
     let context: EngineContext
-    private var trackers: [TargetTracker] = []
+    /// Live trackers by slot; a freed slot is nil until reused.
+    private var trackers: [TargetTracker?] = []
+    private var freeSlots: [Int] = []
     private var slot: [String: Int] = [:]
-    /// The earliest pending grid time over all trackers (infinity when none).
-    private var nextDue = Double.infinity
+    /// Every live tracker's next grid time.
+    private var schedule = GridSchedule()
     /// What was skipped so far.
     public private(set) var counters = Counters()
 
@@ -37,10 +41,14 @@ public struct PositioningEngine: Sendable {
     public var configuration: EngineConfiguration { context.configuration }
 
     /// Number of targets currently tracked.
-    public var liveTargets: Int { trackers.count }
+    public var liveTargets: Int { slot.count }
 
     /// Adds one observation, appending to `fixes` every fix (of any target) that became final.
     public mutating func ingest(_ o: Observation, into fixes: inout [LocationFix]) {
+        guard o.t.isFinite, o.rssiDBm.isFinite else {
+            counters.invalid += 1
+            return
+        }
         emit(before: o.t, into: &fixes)
         guard let a = context.anchors.index[o.anchor] else {
             counters.unknownAnchors += 1
@@ -49,19 +57,20 @@ public struct PositioningEngine: Sendable {
         let interval = context.configuration.intervalSeconds
         if let s = slot[o.target] {
             // Fixes up to the tracker's previous grid point are out: an older observation cannot join them.
-            if trackers[s].gridIndex > 0 && o.t <= trackers[s].nextGridTime(interval: interval) - interval {
+            if trackers[s]!.gridIndex > 0 && o.t <= trackers[s]!.nextGridTime(interval: interval) - interval {
                 counters.late += 1
                 return
             }
-            let before = trackers[s].filters[a]?.rejected ?? 0
-            trackers[s].add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration)
-            counters.outliers += (trackers[s].filters[a]?.rejected ?? 0) - before
+            let before = trackers[s]!.filters[a]?.rejected ?? 0
+            trackers[s]!.add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration)
+            counters.outliers += (trackers[s]!.filters[a]?.rejected ?? 0) - before
         } else {
             var tracker = TargetTracker(target: o.target, firstTime: o.t, anchorCount: context.anchors.count)
             tracker.add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration)
-            slot[o.target] = trackers.count
-            trackers.append(tracker)
-            nextDue = min(nextDue, o.t)
+            let s = freeSlots.popLast() ?? trackers.count
+            if s == trackers.count { trackers.append(tracker) } else { trackers[s] = tracker }
+            slot[o.target] = s
+            schedule.push(GridSchedule.Entry(t: o.t, target: o.target, slot: s))
         }
     }
 
@@ -86,34 +95,22 @@ public struct PositioningEngine: Sendable {
 
     /// Emits, in time order (ties by target id), every grid point strictly before t.
     private mutating func emit(before t: Double, into fixes: inout [LocationFix]) {
-        guard nextDue < t else { return }
         let interval = context.configuration.intervalSeconds
         let holdover = context.configuration.holdoverSeconds
-        while true {
-            var best = -1
-            var bestTime = Double.infinity
-            for (i, tracker) in trackers.enumerated() {
-                let g = tracker.nextGridTime(interval: interval)
-                if g < bestTime || (g == bestTime && best >= 0 && tracker.target < trackers[best].target) {
-                    best = i
-                    bestTime = g
-                }
-            }
-            nextDue = bestTime
-            guard best >= 0, bestTime < t else { return }
-            if bestTime > trackers[best].lastObservationTime + holdover {
+        while let next = schedule.first, next.t < t {
+            _ = schedule.popFirst()
+            let s = next.slot
+            if next.t > trackers[s]!.lastObservationTime + holdover {
                 // Lost for longer than the holdover: forget the target.
-                slot[trackers[best].target] = nil
-                let last = trackers.count - 1
-                if best != last {
-                    trackers.swapAt(best, last)
-                    slot[trackers[best].target] = best
-                }
-                trackers.removeLast()
+                slot[next.target] = nil
+                trackers[s] = nil
+                freeSlots.append(s)
                 continue
             }
-            fixes.append(trackers[best].tick(at: bestTime, context: context))
+            fixes.append(trackers[s]!.tick(at: next.t, context: context))
             counters.fixes += 1
+            schedule.push(GridSchedule.Entry(t: trackers[s]!.nextGridTime(interval: interval), target: next.target,
+                                             slot: s))
         }
     }
 }
