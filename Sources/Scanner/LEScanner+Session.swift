@@ -134,9 +134,9 @@ extension LEScanner {
                     let timestamp = clock()
                     recorder?.record(packet, direction: .controllerToHost, timestamp: timestamp)
                     let sightings = state.withLock { state in
-                        let malformed = state.decoder.statistics.malformed
+                        let malformed = state.decoder.malformedCount
                         let sightings = state.decoder.decode(packet, timestamp: timestamp)
-                        if state.decoder.statistics.malformed != malformed {
+                        if state.decoder.malformedCount != malformed {
                             state.lastError = state.decoder.statistics.lastError
                             logger.warning("skipped malformed report", metadata: ["error": "\(state.lastError ?? "")"])
                         }

@@ -66,14 +66,16 @@ extension Sighting {
 
     /// Lower-case hex digits, two per byte.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
+        out.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// A number with exactly six decimals, rounded to the microsecond: `1639485930.123000`.
     static func fixed6(_ value: Double) -> String {
@@ -85,42 +87,66 @@ extension Sighting {
     }
 }
 
-/// Writes one JSON object with keys in the order they are added.
+/// Writes one JSON object with keys in the order they are added, into a byte buffer (UTF-8).
 struct JSONObjectWriter {
-    private var text = "{"
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
     private var first = true
+
+    init() {
+        bytes.reserveCapacity(256)
+    }
 
     /// Adds a key whose value is already JSON (a number, `null`, a nested object).
     mutating func raw(_ key: String, _ value: String) {
-        if !first { text += "," }
-        first = false
-        text += Self.quoted(key) + ":" + value
+        appendKey(key)
+        bytes.append(contentsOf: value.utf8)
     }
 
     /// Adds a string value, escaped.
     mutating func string(_ key: String, _ value: String) {
-        raw(key, Self.quoted(value))
+        appendKey(key)
+        Self.appendQuoted(value, to: &bytes)
     }
 
     /// Closes the object and returns it.
-    func finish() -> String { text + "}" }
+    func finish() -> String {
+        var out = bytes
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private mutating func appendKey(_ key: String) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        Self.appendQuoted(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
 
     /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
     static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        appendQuoted(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `value` as a JSON string literal. Bytes of multi-byte UTF-8 sequences are copied as they are.
+    static func appendQuoted(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: Array("\\u00".utf8))
+                out.append(Self.hexDigits[Int(byte >> 4)])
+                out.append(Self.hexDigits[Int(byte & 0x0F)])
+            default: out.append(byte)
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

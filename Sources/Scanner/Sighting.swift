@@ -15,8 +15,6 @@ public struct Sighting: Sendable, Hashable {
     public var rssiDBm: Int?
     /// Advertised transmit power in dBm: the extended report's TX power, else the AD TX Power Level; nil if neither.
     public var txPowerDBm: Int?
-    /// The canonical id: the beacon's (`ibeacon:…`, `eddystone:…`, `altbeacon:…`), else `mac:aa:bb:cc:dd:ee:ff`.
-    public var id: String
     /// Whether the advertising data is whole; not `.complete` only for fragments of extended reports.
     public var dataStatus: AdvertisingDataStatus
     /// The beacon frame found in the advertising data, nil when there is none.
@@ -25,30 +23,46 @@ public struct Sighting: Sendable, Hashable {
     /// Creates a sighting from its parts.
     public init(
         timestamp: Double, address: BDAddress, addressType: BDAddressType, rssiDBm: Int?, txPowerDBm: Int?,
-        id: String, dataStatus: AdvertisingDataStatus = .complete, beacon: Beacon?
+        dataStatus: AdvertisingDataStatus = .complete, beacon: Beacon?
     ) {
         self.timestamp = timestamp
         self.address = address
         self.addressType = addressType
         self.rssiDBm = rssiDBm
         self.txPowerDBm = txPowerDBm
-        self.id = id
         self.dataStatus = dataStatus
         self.beacon = beacon
     }
 
-    /// Builds the sighting of one report entry: decodes its beacon frame and picks the id and TX power.
+    /// Builds the sighting of one report entry: decodes its beacon frame and picks the TX power.
     ///
     /// When the data carries several beacon frames, the first one with a canonical id wins (an Eddystone-UID over
-    /// the TLM frame of the same beacon), else the first frame.
+    /// the TLM frame of the same beacon), else the first frame. One pass over the AD structures, no arrays: this
+    /// runs for every report a controller delivers.
     public init(report: AdvertisingReport, timestamp: Double) {
-        let frames = Beacon.decode(fromAdvertisingData: report.data)
-        let beacon = frames.first { $0.id != nil } ?? frames.first
-        let txPower = report.txPowerDBm.map(Int.init) ?? ADStructureList(parsing: report.data).txPowerLevelDBm.map(Int.init)
+        var reader = ADElementReader(report.data)
+        var first: Beacon?
+        var identified: Beacon?
+        var advertisedTxPower: Int8?
+        while let element = try? reader.next() {
+            if element.type == .txPowerLevel, advertisedTxPower == nil, let level = element.data.first {
+                advertisedTxPower = Int8(bitPattern: level)
+            } else if identified == nil, let beacon = Beacon.decode(element: element) {
+                if first == nil { first = beacon }
+                if beacon.hasCanonicalID { identified = beacon }
+            }
+        }
         self.init(
             timestamp: timestamp, address: report.address, addressType: report.addressType,
-            rssiDBm: report.rssiDBm.map(Int.init), txPowerDBm: txPower,
-            id: beacon?.id ?? Self.macID(report.address), dataStatus: report.dataStatus, beacon: beacon)
+            rssiDBm: report.rssiDBm.map(Int.init), txPowerDBm: (report.txPowerDBm ?? advertisedTxPower).map(Int.init),
+            dataStatus: report.dataStatus, beacon: identified ?? first)
+    }
+
+    /// The canonical id: the beacon's (`ibeacon:…`, `eddystone:…`, `altbeacon:…`), else `mac:aa:bb:cc:dd:ee:ff`.
+    ///
+    /// Built when asked for, so that decoding does not pay for strings nobody reads.
+    public var id: String {
+        beacon?.id ?? Self.macID(address)
     }
 
     /// `mac:aa:bb:cc:dd:ee:ff`: the canonical id of an advertiser that is not a known beacon.

@@ -7,7 +7,7 @@ import Testing
     func sighting(_ beacon: Beacon?, t: Double = 1639485930.123, txPower: Int? = nil) -> Sighting {
         Sighting(
             timestamp: t, address: BDAddress("C0:FF:EE:00:00:01")!, addressType: .random, rssiDBm: -64,
-            txPowerDBm: txPower, id: beacon?.id ?? "mac:c0:ff:ee:00:00:01", beacon: beacon)
+            txPowerDBm: txPower, beacon: beacon)
     }
 
     @Test func iBeaconLine() {

@@ -9,19 +9,25 @@ import Scanner
 /// Eddystone-TLM, AltBeacon and plain advertisements, one to three entries per LE Advertising Report event, and
 /// some LE Extended Advertising Report events), then decodes it the way `bluedot decode` does: the streaming
 /// `BtsnoopFileReader`, then `SightingDecoder` (report entries, AD structures, beacon frames, canonical ids).
+/// `--stage` stops earlier (records, report entries) or goes further (JSON lines) to show where time goes.
 /// Prints reports per second of CPU time on one thread and the peak resident memory of the process; run it with
 /// two sizes to see that memory does not grow with the file.
 enum DecodeBenchmark {
     static func run(_ arguments: [String]) throws {
         var reports = 1_000_000
         var path: String?
-        var json = false
+        var stage = Stage.sightings
         var k = 0
         while k < arguments.count {
             switch arguments[k] {
             case "--reports": k += 1; reports = Int(arguments[k]) ?? reports
             case "--file": k += 1; path = arguments[k]
-            case "--json": json = true
+            case "--stage":
+                k += 1
+                guard let chosen = Stage(rawValue: arguments[k]) else {
+                    throw BenchmarkError.usage("--stage takes records, reports, sightings or json")
+                }
+                stage = chosen
             default: throw BenchmarkError.usage("unknown option \(arguments[k])")
             }
             k += 1
@@ -40,20 +46,44 @@ enum DecodeBenchmark {
         let wallStart = ContinuousClock.now
         while let record = try cursor.next() {
             guard let packet = record.packet else { continue }
-            decoder.decode(packet, timestamp: record.timestamp.unixSeconds) { sighting in
-                sightings += 1
-                if json { bytesOut += sighting.jsonLine.utf8.count }
+            switch stage {
+            case .records:
+                sightings += Int(packet.bytes.count > 3 ? packet.bytes[3] : 0)
+            case .reports:
+                _ = AdvertisingReportBatch.forEachReport(in: packet) { report in
+                    sightings += 1
+                    bytesOut &+= Int(report.data.count)
+                }
+            case .sightings, .json:
+                decoder.decode(packet, timestamp: record.timestamp.unixSeconds) { sighting in
+                    sightings += 1
+                    if stage == .json { bytesOut += sighting.jsonLine.utf8.count }
+                }
             }
         }
         let cpu = ResourceUsage.cpuSeconds() - cpuStart
         let wall = (ContinuousClock.now - wallStart).seconds
         precondition(sightings == written, "decoded \(sightings) of \(written) reports")
         let stats = decoder.statistics
-        print("decode: \(written) reports in \(size / 1_048_576) MiB btsnoop\(json ? " (with JSON lines)" : "")")
+        print("decode (stage \(stage.rawValue): \(stage.summary)): \(written) reports in \(size / 1_048_576) MiB btsnoop")
         print(String(format: "  %.2f M reports/s per CPU second (%.3f s CPU, %.3f s wall), %.0f ns per report",
                      Double(written) / cpu / 1e6, cpu, wall, cpu / Double(written) * 1e9))
         print("  beacons by type: \(stats.beaconsByType.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")), malformed \(stats.malformed)")
         print("  peak resident memory: \(ResourceUsage.peakResidentKiB() / 1024) MiB (after writing the file: \(rssBefore / 1024) MiB)")
+    }
+
+    /// How far down the pipeline to decode.
+    enum Stage: String {
+        case records, reports, sightings, json
+
+        var summary: String {
+            switch self {
+            case .records: "btsnoop records only"
+            case .reports: "records and advertising report entries"
+            case .sightings: "records, report entries, AD structures, beacon frames and sightings, as bluedot decode"
+            case .json: "sightings and their JSON lines"
+            }
+        }
     }
 
     /// Streams a synthetic recording to `path`, returning how many report entries it holds.

@@ -36,6 +36,14 @@ public enum Beacon: Sendable, Hashable {
         }
     }
 
+    /// Whether the frame carries an id of its own (`id` is not nil), without building the id string.
+    public var hasCanonicalID: Bool {
+        switch self {
+        case .iBeacon, .eddystoneUID, .altBeacon: true
+        case .eddystoneURL, .eddystoneTLM: false
+        }
+    }
+
     /// The reference power the frame advertises in dBm, at `referenceDistanceMeters`: the iBeacon measured
     /// power and the AltBeacon reference RSSI at 1 m, the Eddystone TX power at 0 m. Nil for TLM frames.
     public var referencePowerDBm: Int8? {
