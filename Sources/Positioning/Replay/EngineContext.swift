@@ -1,0 +1,30 @@
+/// What every target's tracker shares: the venue resolved for estimation and the configured solvers.
+struct EngineContext: Sendable {
+    let configuration: EngineConfiguration
+    let anchors: AnchorTable
+    let bounds: Venue.Bounds?
+    let solver: PositionSolver
+    let trilaterator: Trilaterator
+    /// The trilaterator for fixes fused into a running filter: its venue prior is weakened by
+    /// `trackingPriorWeakening`, since the filter already holds the information and a prior counted at
+    /// every tick would pull the track toward the venue's centre.
+    let trackingTrilaterator: Trilaterator
+    let grid: GridPosterior
+    let targetHeightMeters: Double
+
+    init(venue: Venue, configuration: EngineConfiguration) {
+        self.configuration = configuration
+        anchors = AnchorTable(venue: venue)
+        bounds = venue.bounds
+        solver = PositionSolver(loss: .huber(configuration.huberThreshold), bounds: venue.bounds)
+        trilaterator = Trilaterator(bounds: venue.bounds, anchors: venue.anchors,
+                                    loss: .huber(configuration.huberThreshold))
+        var tracking = trilaterator
+        tracking.priorVariance = tracking.priorVariance.map { $0 * configuration.trackingPriorWeakening }
+        trackingTrilaterator = tracking
+        grid = GridPosterior(bounds: venue.bounds ?? Trilaterator.anchorArea(venue.anchors),
+                             cellMeters: configuration.gridCellMeters, loss: .huber(configuration.huberThreshold))
+        let flat = venue.anchors.allSatisfy { $0.z == 0 }
+        targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)
+    }
+}
