@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Scanner", targets: ["Scanner"]),
         .library(name: "Positioning", targets: ["Positioning"]),
         .executable(name: "bluedot", targets: ["bluedot"]),
+        .executable(name: "bluedot-calibrate", targets: ["bluedot-calibrate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -81,6 +82,33 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HCI", "HCILinux", "Scanner", "bluedot"],
+            swiftSettings: strict
+        ),
+        // Calibration: survey sessions, per-anchor fit with flags, Cramér-Rao planner, accuracy check (pure).
+        .target(name: "CalibrationKit", dependencies: ["Positioning"], path: "Calibration/CalibrationKit",
+                swiftSettings: strict),
+        // System library: Cairo 2-D graphics (PNG, SVG, PDF), found through pkg-config.
+        .systemLibrary(
+            name: "CCairo", path: "Calibration/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]
+        ),
+        // Draws accuracy maps over the floor plan with Cairo.
+        .target(
+            name: "CalibrationDrawing", dependencies: ["CalibrationKit", "Positioning", "CCairo"],
+            path: "Calibration/CalibrationDrawing", swiftSettings: strict
+        ),
+        // `bluedot-calibrate survey|fit|plan|accuracy`.
+        .executableTarget(
+            name: "bluedot-calibrate",
+            dependencies: [
+                "CalibrationKit", "CalibrationDrawing", "Positioning", "HCI", "HCILinux", "Scanner",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Calibration/bluedot-calibrate", swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CalibrationTests",
+            dependencies: ["CalibrationKit", "CalibrationDrawing", "Positioning", "HCI", "bluedot-calibrate"],
             swiftSettings: strict
         ),
     ]
