@@ -33,7 +33,7 @@ enum CalibrationFixture {
             PathLossModel(measuredPowerDBm: -55, pathLossExponent: 1.8, shadowingSigmaDB: 3),
             PathLossModel(measuredPowerDBm: -62, pathLossExponent: 2.4, shadowingSigmaDB: 3),
             PathLossModel(measuredPowerDBm: -58, pathLossExponent: 2.0, shadowingSigmaDB: 3),
-            PathLossModel(measuredPowerDBm: -65, pathLossExponent: 2.8, shadowingSigmaDB: 3),
+            PathLossModel(measuredPowerDBm: -61, pathLossExponent: 2.4, shadowingSigmaDB: 3),
             PathLossModel(measuredPowerDBm: -60, pathLossExponent: 2.2, shadowingSigmaDB: 3),
             PathLossModel(measuredPowerDBm: -57, pathLossExponent: 1.6, shadowingSigmaDB: 3),
         ]

@@ -4,8 +4,8 @@ import Positioning
 import Testing
 
 @Suite struct SurveyFitterTests {
-    /// Simulated survey of a room whose six anchors each have their own model, 3 dB shadowing, ~3,600 samples
-    /// per anchor: each anchor's P₀ within ±1 dB, n within ±0.1, residual sigma within ±0.5 dB of 3 dB, and no
+    /// Simulated survey of a room whose six anchors each have their own model, 3 dB shadowing, 2,400 samples
+    /// per anchor (48 points × 10 s × 5/s): each anchor's P₀ within ±1 dB, n within ±0.1, residual sigma within ±0.5 dB of 3 dB, and no
     /// flags.
     @Test func recoversKnownParameters() {
         let truth = CalibrationFixture.room()
@@ -24,22 +24,25 @@ import Testing
         for a in report.anchors {
             #expect(abs(a.residualSigmaDB - 3) <= 0.5, "\(a.id) sigma \(a.residualSigmaDB)")
             #expect(a.flags.isEmpty, "\(a.id) flagged \(a.flags): \(a.reasons)")
-            #expect(a.samples > 3000)
+            #expect(a.samples > 2000)
         }
     }
 
-    /// An anchor with few samples is pulled toward the site fit: with 5 samples its exponent lies between its
-    /// own free fit and the site's, closer to the site's (shrinkage 30 samples ≫ 5).
+    /// An anchor with few samples is pulled toward the site fit: with 6 samples (one per point of a coarse
+    /// grid) its calibrated exponent is closer to the site's than its own free fit is (shrinkage 30 ≫ 6).
     @Test func fewSamplesShrinkTowardTheSite() {
         let venue = CalibrationFixture.room()
         var samples = CalibrationFixture.survey(of: venue, seed: 12).filter { $0.anchor != "a4" }
-        let a4 = CalibrationFixture.survey(of: venue, step: 5, seconds: 1, seed: 13).filter { $0.anchor == "a4" }
-        samples += a4.prefix(5)
+        var seen: Set<[Double]> = []
+        let a4 = CalibrationFixture.survey(of: venue, step: 5, seconds: 1, seed: 13)
+            .filter { $0.anchor == "a4" && seen.insert([$0.x, $0.y]).inserted }
+        #expect(a4.count == 6)
+        samples += a4
         var fitter = SurveyFitter()
         fitter.thresholds.minimumSamples = 3
         let report = fitter.fit(samples, venue: venue).report
         let d = report.anchors.first { $0.id == "a4" }!
-        #expect(d.samples == 5)
+        #expect(d.samples == 6)
         #expect(abs(d.pathLossExponent - report.site.pathLossExponent)
                 < abs((d.freePathLossExponent ?? 0) - report.site.pathLossExponent) + 1e-9)
         #expect(abs(d.pathLossExponent - report.site.pathLossExponent) < 0.5)

@@ -14,7 +14,7 @@ public struct SurveyFitter: Sendable {
         /// Fewer samples than this: `dead`.
         public var minimumSamples: Int = 10
         /// Median (measured − site model) at or below minus this, dB: `blocked`.
-        public var blockedBiasDB: Double = 6
+        public var blockedBiasDB: Double = 8
         /// Free exponent this far from the site's: `blocked`.
         public var blockedExponentDelta: Double = 1.5
         /// Residual sigma above this multiple of the site's: `blocked`.
