@@ -57,6 +57,9 @@ final class CairoCanvas {
     func color(_ c: ColorScale.RGB, alpha: Double = 1) { cairo_set_source_rgba(cr, c.r, c.g, c.b, alpha) }
     func color(_ r: Double, _ g: Double, _ b: Double, alpha: Double = 1) { cairo_set_source_rgba(cr, r, g, b, alpha) }
 
+    /// Turns antialiasing off (crisp, seamless grid cells) or back on.
+    func antialias(_ on: Bool) { cairo_set_antialias(cr, on ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE) }
+
     func rectangle(_ x: Double, _ y: Double, _ w: Double, _ h: Double) { cairo_rectangle(cr, x, y, w, h) }
     func fill() { cairo_fill(cr) }
     func stroke(width: Double) {
@@ -67,6 +70,14 @@ final class CairoCanvas {
         cairo_move_to(cr, x0, y0)
         cairo_line_to(cr, x1, y1)
     }
+    /// A closed polygon path.
+    func polygon(_ points: [(Double, Double)]) {
+        guard let first = points.first else { return }
+        cairo_move_to(cr, first.0, first.1)
+        for p in points.dropFirst() { cairo_line_to(cr, p.0, p.1) }
+        cairo_close_path(cr)
+    }
+
     func circle(_ x: Double, _ y: Double, _ r: Double) {
         cairo_new_sub_path(cr)
         cairo_arc(cr, x, y, r, 0, 2 * Double.pi)

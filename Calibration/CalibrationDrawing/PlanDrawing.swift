@@ -16,6 +16,8 @@ public struct PlanDrawing {
     public var suggestions: [AccuracyPlanner.Suggestion]
     /// Floor plan image (PNG) and the venue rectangle it covers, when the venue has one.
     public var plan: (image: String, bounds: Venue.Bounds)?
+    /// The floor's walls, drawn as a thick line.
+    public var outline: FloorOutline?
     /// Title line.
     public var title: String
     /// The colour scale's upper end, metres; nil picks `ColorScale.upperEnd`.
@@ -48,8 +50,13 @@ public struct PlanDrawing {
         canvas.fill()
         canvas.color(0, 0, 0)
         canvas.text(title, margin, 24, size: 15, bold: true)
-        let summary = String(format: "CRLB median %.2f m, p90 %.2f m; coverage (>= 3 anchors) %.0f%%",
+        let located = map.points.isEmpty ? 0 : Double(map.points.filter { $0.crlb != nil }.count)
+            / Double(map.points.count)
+        var summary = String(format: "CRLB median %.2f m, p90 %.2f m; coverage (>= 3 anchors) %.0f%%",
                              map.percentile(50), map.percentile(90), map.share(withAtLeast: 3) * 100)
+        if located < 1 {
+            summary += String(format: "; no bound on %.0f%% (counted as %.0f m)", (1 - located) * 100, map.capMeters)
+        }
         canvas.text(summary, margin, 44, size: 12)
 
         var planShown = false
@@ -62,6 +69,7 @@ public struct PlanDrawing {
                                ?? ColorScale.upperEnd(of: map.points.compactMap(\.crlb)))
         let half = map.cellMeters / 2
         let alpha = planShown ? 0.6 : 1
+        canvas.antialias(false)
         for p in map.points {
             let x0 = px(max(p.x - half, map.minX)), x1 = px(min(p.x + half, map.maxX))
             let y0 = py(min(p.y + half, map.maxY)), y1 = py(max(p.y - half, map.minY))
@@ -79,9 +87,15 @@ public struct PlanDrawing {
                 canvas.stroke(width: 1)
             }
         }
+        canvas.antialias(true)
         canvas.color(0, 0, 0)
         canvas.rectangle(px(map.minX), py(map.maxY), width, height)
-        canvas.stroke(width: 1.5)
+        canvas.stroke(width: 1)
+        if let outline {
+            canvas.color(0.1, 0.1, 0.1)
+            canvas.polygon(outline.vertices.map { (px($0.x), py($0.y)) })
+            canvas.stroke(width: 3)
+        }
         drawAnchors(canvas, px: px, py: py)
         drawLegend(canvas, scale: scale, x: margin * 1.5 + width, y: top, height: min(height, 320))
         canvas.color(0.2, 0.2, 0.2)
@@ -128,12 +142,16 @@ public struct PlanDrawing {
         canvas.color(0, 0, 0)
         canvas.rectangle(x, barTop, 20, barHeight)
         canvas.stroke(width: 1)
-        for k in 0...4 {
-            let v = scale.maximum * Double(k) / 4
-            let ty = barTop + barHeight * (1 - Double(k) / 4)
+        // Ticks at a round step (1, 2, 2.5 or 5 × 10^k, about four of them), and the top labelled ">= max".
+        let raw = scale.maximum / 4, magnitude = pow(10, (log10(raw)).rounded(.down))
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
+        var ticks = stride(from: 0.0, to: scale.maximum - step * 0.3, by: step).map { ($0, Self.metres($0)) }
+        ticks.append((scale.maximum, ">= " + Self.metres(scale.maximum)))
+        for (v, label) in ticks {
+            let ty = barTop + barHeight * (1 - v / scale.maximum)
             canvas.line(x + 20, ty, x + 25, ty)
             canvas.stroke(width: 1)
-            canvas.text((k == 4 ? ">= " : "") + Self.metres(v), x + 28, ty + 4, size: 11)
+            canvas.text(label, x + 28, ty + 4, size: 11)
         }
         var ly = barTop + barHeight + 22
         canvas.color(0.75, 0.75, 0.75)

@@ -48,6 +48,9 @@ struct PlanCommand: ParsableCommand {
     @Option(help: "Upper end of the colour scale, metres (default: p95 of the map rounded up).")
     var scaleMax: Double?
 
+    @Option(help: "Walls as a CSV polygon (x,y per line): plan only inside, draw the walls.")
+    var outline: String?
+
     @Option(help: "Title on the image (default: the venue's name).")
     var title: String?
 
@@ -65,6 +68,9 @@ struct PlanCommand: ParsableCommand {
         planner.cellMeters = grid
         planner.targetHeightMeters = height
         planner.sensitivityDBm = sensitivity
+        if let outline {
+            planner.outline = try FloorOutline(csv: try String(contentsOfFile: outline, encoding: .utf8), file: outline)
+        }
         let area = planner.area(for: site)
         let anchors = PlanAnchor.anchors(of: site, sigmaDB: sigma)
         let map = planner.map(anchors: anchors, area: area)
@@ -87,6 +93,7 @@ struct PlanCommand: ParsableCommand {
         if let report { try plan.json().write(toFile: report, atomically: true, encoding: .utf8) }
         var drawing = PlanDrawing(map: map, anchors: anchors, suggestions: suggestions, title: title ?? site.name)
         drawing.scaleMaximum = scaleMax
+        drawing.outline = planner.outline
         if let floor = site.floors.first(where: { $0.planImage != nil }), let image = floor.planImage,
            let bounds = floor.planBounds ?? site.bounds {
             drawing.plan = (image, bounds)

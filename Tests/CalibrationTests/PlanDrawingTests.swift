@@ -44,3 +44,31 @@ import Testing
         #expect(scale.color(9) == scale.color(4) && scale.color(-1) == scale.color(0))
     }
 }
+
+@Suite struct FloorOutlineTests {
+    /// An L-shaped flat: the notch is outside, both arms inside; the header line is skipped; the planner drops
+    /// the points outside (3/4 of a 4 m square grid of 1 m cells remain).
+    @Test func lShapeLimitsThePlannedArea() throws {
+        let outline = try FloorOutline(csv: "x,y\n0,0\n4,0\n4,2\n2,2\n2,4\n0,4\n", file: "l.csv")
+        #expect(outline.contains(x: 1, y: 1) && outline.contains(x: 3, y: 1) && outline.contains(x: 1, y: 3))
+        #expect(!outline.contains(x: 3, y: 3) && !outline.contains(x: 5, y: 1))
+        var planner = AccuracyPlanner()
+        planner.cellMeters = 1
+        planner.outline = outline
+        #expect(planner.gridPoints(Venue.Bounds(minX: 0, minY: 0, maxX: 4, maxY: 4)).points.count == 12)
+        #expect(throws: FloorOutline.ParseError.self) { try FloorOutline(csv: "0,0\n1,x\n", file: "bad.csv") }
+    }
+
+    /// A floor plan PNG is painted under the map (here a previous map stands in for the plan): the image changes.
+    @Test func paintsTheFloorPlan() throws {
+        let folder = try CalibrationFixture.scratch()
+        let (map, anchors) = PlanDrawingTests.map()
+        try PlanDrawing(map: map, anchors: anchors, title: "plain").write(to: folder + "/plain.png")
+        var over = PlanDrawing(map: map, anchors: anchors, title: "plain")
+        over.plan = (folder + "/plain.png", Venue.Bounds(minX: 0, minY: 0, maxX: 8, maxY: 6))
+        try over.write(to: folder + "/over.png")
+        let a = try Data(contentsOf: URL(fileURLWithPath: folder + "/plain.png"))
+        let b = try Data(contentsOf: URL(fileURLWithPath: folder + "/over.png"))
+        #expect(a != b)
+    }
+}

@@ -29,7 +29,7 @@ public struct AccuracyMap: Sendable, Hashable {
     public var cellMeters: Double
     /// Columns and rows.
     public var columns: Int, rows: Int
-    /// Points row by row (y outer, x inner).
+    /// Points row by row (y outer, x inner), only those inside the outline when there is one.
     public var points: [Point]
     /// The value a missing bound counts as in percentiles (the area's diagonal), metres.
     public var capMeters: Double

@@ -30,7 +30,8 @@ extension AccuracyPlanner {
 
     /// Greedily proposes `count` new beacons at candidate positions (the grid's cell centres, every
     /// `candidateStride`-th in each direction) at height `z` with the given model: each step keeps the
-    /// candidate that most lowers the p90 of the map (ties: the median).
+    /// candidate that most lowers the p90 of the map (ties, e.g. while more than 10 % of the area has no bound
+    /// and the p90 sits at the cap: the mean of the capped bounds).
     ///
     /// Fisher information adds over anchors, so each grid point keeps its running sum and a candidate costs one
     /// pass over the grid.
@@ -41,17 +42,16 @@ extension AccuracyPlanner {
             anchors.reduce(FisherInformation()) { $0 + information($1, x: p.x, y: p.y) }
         }
         let cap = capMeters(b)
-        var candidates: [(x: Double, y: Double)] = []
-        let stride = max(candidateStride, 1)
-        for j in Swift.stride(from: 0, to: grid.rows, by: stride) {
-            for i in Swift.stride(from: 0, to: grid.columns, by: stride) {
-                candidates.append(grid.points[j * grid.columns + i])
-            }
+        // Candidates: the grid points whose column and row are multiples of the stride.
+        let stride = Double(max(candidateStride, 1))
+        let candidates = grid.points.filter { p in
+            let i = ((p.x - b.minX) / cellMeters - 0.5).rounded(), j = ((p.y - b.minY) / cellMeters - 0.5).rounded()
+            return i.truncatingRemainder(dividingBy: stride) == 0 && j.truncatingRemainder(dividingBy: stride) == 0
         }
         var result: [Suggestion] = []
         for rank in 1...max(count, 1) where rank <= count {
             let before = statistics(sums, cap: cap)
-            var best: (c: PlanAnchor, stats: (p90: Double, median: Double, coverage: Double))?
+            var best: (c: PlanAnchor, stats: (p90: Double, median: Double, mean: Double, coverage: Double))?
             for c in candidates {
                 let a = PlanAnchor(id: "candidate-\(rank)", x: c.x, y: c.y, z: z, model: model)
                 var updated = sums
@@ -60,7 +60,7 @@ extension AccuracyPlanner {
                 }
                 let s = statistics(updated, cap: cap)
                 if best == nil || s.p90 < best!.stats.p90 - 1e-9
-                    || (abs(s.p90 - best!.stats.p90) <= 1e-9 && s.median < best!.stats.median) {
+                    || (abs(s.p90 - best!.stats.p90) <= 1e-9 && s.mean < best!.stats.mean - 1e-12) {
                     best = (a, s)
                 }
             }
@@ -89,14 +89,15 @@ extension AccuracyPlanner {
         .sorted { ($0.p90Increase, $0.medianIncrease, $1.id) > ($1.p90Increase, $1.medianIncrease, $0.id) }
     }
 
-    /// p90, median (capped bounds, nearest rank) and the ≥ 3 anchor share of a grid of information sums.
-    private func statistics(_ sums: [FisherInformation], cap: Double) -> (p90: Double, median: Double,
+    /// p90, median (capped bounds, nearest rank), mean and the ≥ 3 anchor share of a grid of information sums.
+    private func statistics(_ sums: [FisherInformation], cap: Double) -> (p90: Double, median: Double, mean: Double,
                                                                           coverage: Double) {
         let values = sums.map { min($0.crlbMeters ?? cap, cap) }.sorted()
         func rank(_ p: Double) -> Double {
             values[min(max(Int((p / 100 * Double(values.count)).rounded(.up)), 1), values.count) - 1]
         }
         let covered = sums.filter { $0.anchors >= 3 }.count
-        return (rank(90), rank(50), Double(covered) / Double(max(values.count, 1)))
+        let mean = values.reduce(0, +) / Double(max(values.count, 1))
+        return (rank(90), rank(50), mean, Double(covered) / Double(max(values.count, 1)))
     }
 }

@@ -16,6 +16,8 @@ public struct AccuracyPlanner: Sendable {
     public var sensitivityDBm: Double = -95
     /// The area; nil uses the venue bounds.
     public var area: Venue.Bounds?
+    /// The floor's walls: when given, grid points outside are left out of the map and its statistics.
+    public var outline: FloorOutline?
 
     /// Creates a planner with the documented defaults.
     public init() {}
@@ -29,7 +31,7 @@ public struct AccuracyPlanner: Sendable {
                             maxX: (xs.max() ?? 0) + 2, maxY: (ys.max() ?? 0) + 2)
     }
 
-    /// The grid's cell centres over an area.
+    /// The grid's cell centres over an area (inside the outline, when there is one).
     public func gridPoints(_ b: Venue.Bounds) -> (columns: Int, rows: Int, points: [(x: Double, y: Double)]) {
         let columns = max(Int(((b.maxX - b.minX) / cellMeters).rounded(.up)), 1)
         let rows = max(Int(((b.maxY - b.minY) / cellMeters).rounded(.up)), 1)
@@ -37,8 +39,10 @@ public struct AccuracyPlanner: Sendable {
         points.reserveCapacity(columns * rows)
         for j in 0..<rows {
             for i in 0..<columns {
-                points.append((min(b.minX + (Double(i) + 0.5) * cellMeters, b.maxX),
-                               min(b.minY + (Double(j) + 0.5) * cellMeters, b.maxY)))
+                let p = (x: min(b.minX + (Double(i) + 0.5) * cellMeters, b.maxX),
+                         y: min(b.minY + (Double(j) + 0.5) * cellMeters, b.maxY))
+                if let outline, !outline.contains(x: p.x, y: p.y) { continue }
+                points.append(p)
             }
         }
         return (columns, rows, points)
