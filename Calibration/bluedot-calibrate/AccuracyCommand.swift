@@ -46,7 +46,14 @@ struct AccuracyCommand: ParsableCommand {
         let baselinePath = baseline ?? Self.packageRoot + "/Calibration/accuracy-baseline.json"
         let sets = try AccuracyScenario(path: scenarioPath).sets.filter { only.isEmpty || only.contains($0.name) }
         var stored: AccuracyBaseline?
-        if !writeBaseline { stored = try AccuracyBaseline.load(path: baselinePath) }
+        if !writeBaseline {
+            do {
+                stored = try AccuracyBaseline.load(path: baselinePath)
+            } catch {
+                throw ValidationError("cannot read the baseline \(baselinePath): \(error.localizedDescription) "
+                                      + "(write one with --write-baseline)")
+            }
+        }
         let check = AccuracyCheck(limitSeconds: limitSeconds ?? (writeBaseline ? nil : stored?.limitSeconds))
         if let stored, stored.protocolNote != check.protocolNote {
             throw ValidationError("baseline was made with \"\(stored.protocolNote)\", this run is \"\(check.protocolNote)\"")
