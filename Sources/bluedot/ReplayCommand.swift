@@ -8,8 +8,8 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay an observation stream through the positioning engine and write location JSONL.",
         discussion: """
-            Fixes come on a fixed grid per target (its first observation, then every --interval seconds) and
-            use only observations at or before their time. The reader's counts go to stderr.
+            Fixes come on a fixed grid per target (its first observation, then every --interval seconds) \
+            and use only observations at or before their time. The reader's counts go to stderr.
             """
     )
 
@@ -27,16 +27,22 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Seconds between fixes on each target's grid.")
     var interval: Double = 1.0
 
-    @Option(name: .customLong("target"), help: "Locate only this target (repeatable; default all).")
+    @Option(name: .customLong("target"), help: ArgumentHelp("Locate only this target (repeatable; default all).",
+                                                           valueName: "id"))
     var targets: [String] = []
 
-    @Option(name: .customLong("calibrate"), help: "Fit the venue's path-loss model on this survey first (repeatable).")
+    @Option(name: .customLong("calibrate"),
+            help: ArgumentHelp("Fit the venue's path-loss model on this survey first (repeatable).",
+                               valueName: "survey"))
     var surveys: [String] = []
 
     @Option(help: "Target model: moving (walkers, robots) or static (scans of a device that stays put).")
     var mode: Mode = .moving
 
-    @Option(help: "Override the mode's filter update: rssi (EKF on each anchor's RSSI), trilateration (a fix per tick fed to the filter) or snapshot (a fresh fix per tick).")
+    @Option(help: """
+        Override the mode's filter update: rssi (EKF on each anchor's RSSI), trilateration (a fix per tick \
+        fed to the filter) or snapshot (a fresh fix per tick, no dynamics).
+        """)
     var update: EngineConfiguration.UpdateMethod?
 
     @Option(name: .shortAndLong, help: "Write here instead of stdout.")
@@ -60,9 +66,9 @@ struct ReplayCommand: ParsableCommand {
             let outcome = try SurveyCalibration.calibrate(venue: site, surveys: surveys, strict: strict)
             for report in outcome.reports { Self.log("calibrate: \(report)") }
             let fit = outcome.result.site.model
-            Self.log(String(format: "calibrate: site measuredPower %.2f dBm, exponent %.3f, sigma %.2f dB, %d anchors fitted",
-                            fit.measuredPowerDBm, fit.pathLossExponent, fit.shadowingSigmaDB,
-                            outcome.result.anchors.count))
+            Self.log(String(format: "calibrate: site measuredPower %.2f dBm, exponent %.3f, sigma %.2f dB, "
+                            + "%d anchors fitted", fit.measuredPowerDBm, fit.pathLossExponent,
+                            fit.shadowingSigmaDB, outcome.result.anchors.count))
             site = outcome.venue
             engine.targetHeightMeters = outcome.result.targetHeightMeters
         }
@@ -72,7 +78,8 @@ struct ReplayCommand: ParsableCommand {
         try sink.close()
         Self.log("replay: \(summary.read)")
         Self.log("replay: \(summary.engine.fixes) fixes, \(summary.engine.outliers) outliers rejected, "
-                 + "\(summary.engine.late) late, \(summary.otherTargets) of other targets skipped")
+                 + "\(summary.engine.late) late, \(summary.engine.invalid) invalid, "
+                 + "\(summary.otherTargets) of other targets skipped")
     }
 
     static func log(_ text: String) {

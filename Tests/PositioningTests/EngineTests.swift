@@ -120,6 +120,10 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         #expect(Set(fixes.map(\.target)).count == 49)
         engine.ingest(Observation(t: 5000, anchor: "nowhere", target: "x", rssiDBm: -70), into: &fixes)
         #expect(engine.counters.unknownAnchors == 1)
+        engine.ingest(Observation(t: .nan, anchor: "a0", target: "x", rssiDBm: -70), into: &fixes)
+        engine.ingest(Observation(t: 5001, anchor: "a0", target: "x", rssiDBm: .infinity), into: &fixes)
+        #expect(engine.counters.invalid == 2)
+        #expect(fixes.allSatisfy { $0.x.isFinite && $0.y.isFinite })
     }
 
     @Test func oneAnchorGivesFiniteFixesWithLargeRadius() {
@@ -154,5 +158,31 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         #expect((report.median ?? .infinity) < 1.5, "median \(report.median ?? .nan)")
         #expect((0.55...0.9).contains(report.coverage68 ?? 0), "coverage \(report.coverage68 ?? .nan)")
         #expect(report.missing == 0)
+    }
+}
+
+extension EngineTests {
+    /// Two floors: the engine reports the floor of the anchors heard loudest, and one loud tick from the
+    /// other floor does not flip it.
+    @Test func floorFollowsTheAnchorsWithHysteresis() {
+        var venue = testVenue(anchorCount: 8)
+        for i in 4..<8 { venue.anchors[i].floor = 1 }
+        venue.floors = [Venue.Floor(floor: 0, elevationMeters: 0), Venue.Floor(floor: 1, elevationMeters: 3.5)]
+        var observations: [Observation] = []
+        for k in 0..<100 {
+            let t = Double(k) * 0.1
+            let upstairsBlip = (30..<40).contains(k)
+            let loud = (k % 8) < 4 ? !upstairsBlip : upstairsBlip
+            observations.append(Observation(t: t, anchor: "a\(k % 8)", target: "t", rssiDBm: loud ? -60 : -80))
+        }
+        for k in 100..<200 {
+            observations.append(Observation(t: Double(k) * 0.1, anchor: "a\(k % 8)", target: "t",
+                                            rssiDBm: (k % 8) < 4 ? -80 : -60))
+        }
+        let fixes = replay(observations, venue: venue, configuration: Self.configuration).filter { !$0.lastKnown }
+        let floors = fixes.map { $0.floor ?? -1 }
+        // Ground floor through the one-tick blip (t = 3 s), first floor from 3 ticks after the change at t = 10 s.
+        #expect(floors.prefix(10).allSatisfy { $0 == 0 }, "\(floors)")
+        #expect(floors[13...].allSatisfy { $0 == 1 }, "\(floors)")
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 @testable import Positioning
 
-/// Replays of small slices of the real data (tolerances are loose bounds around the measured figures, so a
-/// regression of the engine fails them) and the bad-input paths of a replay.
+/// Replays of small slices of the real data and the bad-input paths of a replay.
+///
+/// The tolerances sit about 20% above the figures measured when the defaults were chosen (BOUN 1.16 / 2.88 m,
+/// coverage 0.82; WUT 1.10 / 1.81 m; UJI 2.16 / 7.04 m, coverage 0.61), so a regression fails them.
 @Suite struct ReplayTests {
     func run(_ slice: String, venue: String, height: Double, stationary: Bool = false, interval: Double = 1)
         throws -> (report: EvaluationReport, summary: ReplayRun.Summary) {
@@ -23,24 +25,26 @@ import Testing
                                         height: 1.82)
         #expect(summary.read.accepted == 685 && summary.read.dropped == 0)
         #expect(report.missing == 0)
-        #expect((report.median ?? .infinity) < 1.6, "median \(report.median ?? .nan)")
-        #expect((report.p90 ?? .infinity) < 3.5, "p90 \(report.p90 ?? .nan)")
-        #expect((0.5...1).contains(report.coverage68 ?? 0), "coverage \(report.coverage68 ?? .nan)")
+        #expect((report.median ?? .infinity) < 1.4, "median \(report.median ?? .nan)")
+        #expect((report.p90 ?? .infinity) < 3.4, "p90 \(report.p90 ?? .nan)")
+        #expect((0.6...0.95).contains(report.coverage68 ?? 0), "coverage \(report.coverage68 ?? .nan)")
     }
 
     @Test func wutRobotSlice() throws {
         let (report, _) = try run("slice-wut-calibration-60s", venue: "slice-wut-flat.calibrated.venue.json",
                                   height: 1.3)
         #expect(report.missing == 0)
-        #expect((report.median ?? .infinity) < 2.0, "median \(report.median ?? .nan)")
-        #expect((report.p90 ?? .infinity) < 3.5, "p90 \(report.p90 ?? .nan)")
+        #expect((report.median ?? .infinity) < 1.35, "median \(report.median ?? .nan)")
+        #expect((report.p90 ?? .infinity) < 2.2, "p90 \(report.p90 ?? .nan)")
     }
 
     @Test func ujiStaticScansSlice() throws {
         let (report, _) = try run("slice-uji-geo-tx04-40scans", venue: "slice-uji-geo-tx04.calibrated.venue.json",
                                   height: 0, stationary: true)
         #expect(report.missing == 0 && report.total == 38)
-        #expect((report.median ?? .infinity) < 3.5, "median \(report.median ?? .nan)")
+        #expect((report.median ?? .infinity) < 2.6, "median \(report.median ?? .nan)")
+        #expect((report.p90 ?? .infinity) < 8.5, "p90 \(report.p90 ?? .nan)")
+        #expect((0.4...0.85).contains(report.coverage68 ?? 0), "coverage \(report.coverage68 ?? .nan)")
     }
 
     /// Writes a temporary observation file.

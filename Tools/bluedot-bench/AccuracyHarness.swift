@@ -52,6 +52,8 @@ enum AccuracyHarness {
             case "triMin": c.trilaterationMinimumAnchors = Int(v)
             case "weaken": c.trackingPriorWeakening = v
             case "fixAdapt": c.fixNoiseAdaptation = v
+            case "q2": c.manoeuvreAccelerationNoise = v > 0 ? v : nil
+            case "switch": c.modelSwitchRatePerSecond = v
             case "update": c.update = EngineConfiguration.UpdateMethod(rawValue: parts[1]) ?? c.update
             case "source": c.rssiSource = EngineConfiguration.RSSISource(rawValue: parts[1]) ?? c.rssiSource
             default: FileHandle.standardError.write(Data("unknown key \(parts[0])\n".utf8))
@@ -85,8 +87,14 @@ enum AccuracyHarness {
                 default: break
                 }
             }
-            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: set.calibration,
-                                                             calibrator: calibrator)
+            // `cal.leaveOut=1`: calibrate without the set's own survey (when others remain), a proxy for runs
+            // the calibration never saw.
+            var surveys = set.calibration
+            if overrides.contains("cal.leaveOut=1") {
+                let others = surveys.filter { !$0.hasSuffix("/" + set.name + ".survey.jsonl") }
+                if !others.isEmpty { surveys = others }
+            }
+            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: surveys, calibrator: calibrator)
             if configuration.targetHeightMeters == nil {
                 configuration.targetHeightMeters = calibrated.result.targetHeightMeters
             }

@@ -25,8 +25,12 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var update: UpdateMethod = .trilateration
     /// Per-anchor RSSI value per tick.
     public var rssiSource: RSSISource = .tickMean
-    /// Acceleration spectral density of the constant-velocity model, m²/s³.
-    public var accelerationNoise: Double = 0.5
+    /// Acceleration spectral density of the (first, quiet) constant-velocity model, m²/s³.
+    public var accelerationNoise: Double = 0.003
+    /// Acceleration noise of a second, manoeuvre model (interacting multiple models); nil for one model.
+    public var manoeuvreAccelerationNoise: Double? = 0.5
+    /// Probability per second of switching between the models.
+    public var modelSwitchRatePerSecond: Double = 0.1
     /// Standard deviation of the initial velocity, m/s.
     public var initialVelocitySigma: Double = 0.7
     /// Speeds are capped here, m/s (brisk walking).
@@ -70,7 +74,7 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Fixes keep coming (last known) this long after a target's last observation, seconds.
     public var holdoverSeconds: Double = 30
     /// Multiplier on the filter's 68% radius (model error the filter does not see).
-    public var radiusScale: Double = 1.15
+    public var radiusScale: Double = 1.35
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.
@@ -89,6 +93,8 @@ public struct EngineConfiguration: Sendable, Hashable {
         c.update = .snapshot
         c.gridPosteriorMaxAnchors = .max
         c.accelerationNoise = 0.001
+        c.manoeuvreAccelerationNoise = nil
+        c.radiusScale = 1.15
         c.initialVelocitySigma = 0.05
         c.reportsMotion = false
         return c

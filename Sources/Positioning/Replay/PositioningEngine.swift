@@ -16,6 +16,8 @@ public struct PositioningEngine: Sendable {
         public var late = 0
         /// Observations rejected as outliers by the per-anchor filters.
         public var outliers = 0
+        /// Observations with a non-finite time or RSSI (dropped).
+        public var invalid = 0
         /// Fixes emitted.
         public var fixes = 0
     }
@@ -41,6 +43,10 @@ public struct PositioningEngine: Sendable {
 
     /// Adds one observation, appending to `fixes` every fix (of any target) that became final.
     public mutating func ingest(_ o: Observation, into fixes: inout [LocationFix]) {
+        guard o.t.isFinite, o.rssiDBm.isFinite else {
+            counters.invalid += 1
+            return
+        }
         emit(before: o.t, into: &fixes)
         guard let a = context.anchors.index[o.anchor] else {
             counters.unknownAnchors += 1

@@ -14,7 +14,7 @@ struct TargetTracker {
     var pending: [Int] = []
     /// Every anchor this target has been heard by, in the order first heard.
     var heardAnchors: [Int] = []
-    var kalman: ConstantVelocityKalman?
+    var filter: InteractingMultipleModel?
     var lastTickTime: Double?
     var lastHeardTime: Double
     var lastGood: (x: Double, y: Double)?
@@ -49,52 +49,36 @@ struct TargetTracker {
         let c = context.configuration
         let fresh = !pending.isEmpty
         let measurements = collect(at: g, context: context)
-        let heard = c.update == .snapshot ? (fresh || kalman == nil ? measurements.count : 0) : measurements.count
-        var k: ConstantVelocityKalman
-        if c.update != .snapshot, var existing = kalman {
+        let heard = c.update == .snapshot ? (fresh || filter == nil ? measurements.count : 0) : measurements.count
+        let k: ConstantVelocityKalman
+        if c.update != .snapshot, var imm = filter {
             let dt = g - (lastTickTime ?? g)
-            existing.predict(dt: dt)
+            imm.predict(dt: dt)
             if g - lastHeardTime > c.intervalSeconds {
-                existing.dampVelocity(by: pow(0.5, dt / c.velocityHalfLifeSeconds))
+                imm.forEachModel { $0.dampVelocity(by: pow(0.5, dt / c.velocityHalfLifeSeconds)) }
             }
-            if heard > 0 {
-                switch c.update {
-                case .rssi:
-                    let centroid = Trilaterator.weightedCentroid(measurements)
-                    existing.update(rssi: measurements, solver: context.solver, gate: c.gate,
-                                    alternativeStart: c.multiStart ? (centroid[0], centroid[1]) : nil)
-                case .trilateration, .snapshot:
-                    if heard >= c.trilaterationMinimumAnchors,
-                       let fix = context.trackingTrilaterator.locate(measurements) {
-                        let R = c.fixNoiseAdaptation > 0 ? fixScale * fix.covariance : fix.covariance
-                        let nis = existing.update(position: [fix.x, fix.y], covariance: R)
-                        if c.fixNoiseAdaptation > 0, nis.isFinite {
-                            // Covariance matching on the fixes: E[NIS] = 2 when R is right.
-                            let a = c.fixNoiseAdaptation
-                            fixScale = min(max(fixScale * (1 - a + a * min(nis, 20) / 2), 1), 9)
-                        }
-                    } else {
-                        // Too few anchors for a fix of their own: the direct update uses them anyway.
-                        existing.update(rssi: measurements, solver: context.solver, gate: c.gate)
-                    }
-                }
+            if heard > 0 { fuse(measurements, into: &imm, context: context) }
+            imm.forEachModel {
+                $0.capSpeed(c.maximumSpeed)
+                // A filtered Gaussian is truncated to the bounds (or its mean clamped).
+                if c.truncateToBounds { $0.truncate(to: context.bounds) } else { $0.clampPosition(to: context.bounds) }
             }
-            k = existing
-        } else if c.update == .snapshot, heard == 0, var existing = kalman {
-            existing.predict(dt: g - (lastTickTime ?? g))
-            k = existing
+            filter = imm
+            k = imm.combined
+        } else if c.update == .snapshot, heard == 0, var imm = filter {
+            imm.predict(dt: g - (lastTickTime ?? g))
+            filter = imm
+            k = imm.combined
         } else {
-            k = snapshot(measurements, context: context)
+            // A snapshot is already confined (the grid covers the bounds; the solver projects).
+            var start = snapshot(measurements, context: context)
+            start.clampPosition(to: context.bounds)
+            var noises = [c.accelerationNoise]
+            if let q = c.manoeuvreAccelerationNoise { noises.append(q) }
+            filter = InteractingMultipleModel(initial: start, accelerationNoises: noises,
+                                              switchRatePerSecond: c.modelSwitchRatePerSecond)
+            k = start
         }
-        k.capSpeed(c.maximumSpeed)
-        // A snapshot is already confined (the grid covers the bounds; the solver projects); a filtered
-        // Gaussian is truncated to them.
-        if c.truncateToBounds && c.update != .snapshot && kalman != nil {
-            k.truncate(to: context.bounds)
-        } else {
-            k.clampPosition(to: context.bounds)
-        }
-        kalman = k
         lastTickTime = g
         if heard > 0 {
             lastHeardTime = g
@@ -110,6 +94,30 @@ struct TargetTracker {
                            speed: moving ? k.speed : nil,
                            course: moving && k.speed > 0.1 ? k.courseDegrees : nil,
                            lastKnown: heard == 0, anchors: heard)
+    }
+
+    /// Updates a running filter with one tick's measurements, by the configured method.
+    private mutating func fuse(_ measurements: [RSSIMeasurement], into imm: inout InteractingMultipleModel,
+                               context: EngineContext) {
+        let c = context.configuration
+        if c.update == .rssi {
+            let centroid = Trilaterator.weightedCentroid(measurements)
+            imm.update(rssi: measurements, solver: context.solver, gate: c.gate,
+                       alternativeStart: c.multiStart ? (centroid[0], centroid[1]) : nil)
+            return
+        }
+        guard measurements.count >= c.trilaterationMinimumAnchors,
+              let fix = context.trackingTrilaterator.locate(measurements) else {
+            // Too few anchors for a fix of their own: the direct update uses them anyway.
+            imm.update(rssi: measurements, solver: context.solver, gate: c.gate)
+            return
+        }
+        let nis = imm.update(position: [fix.x, fix.y], covariance: fixScale * fix.covariance)
+        if c.fixNoiseAdaptation > 0, nis.isFinite {
+            // Covariance matching on the fixes: E[νᵀS⁻¹ν] = 2 when R is right.
+            let a = c.fixNoiseAdaptation
+            fixScale = min(max(fixScale * (1 - a + a * min(nis, 20) / 2), 1), 9)
+        }
     }
 
     /// A filter started from one trilateration fix (with the venue prior, so one or two anchors are fine).
@@ -138,6 +146,8 @@ struct TargetTracker {
         var out: [RSSIMeasurement] = []
         out.reserveCapacity(pending.count)
         var votes: [(floor: Int, rssiDBm: Double)] = []
+        // The device is at its height above the floor it is on (as of the previous tick).
+        let height = context.targetHeightMeters + (floorEstimator.floor.flatMap { table.floorElevation[$0] } ?? 0)
         for a in snapshot ? heardAnchors : pending {
             let tick = filters[a]?.drainTick()
             let value: Double, count: Int
@@ -155,7 +165,7 @@ struct TargetTracker {
             let sigma = c.sigmaScale * max(s2 - j2 * (1 - 1 / Double(count)), j2).squareRoot()
             let anchor = table.anchors[a]
             out.append(RSSIMeasurement(anchorX: anchor.x, anchorY: anchor.y,
-                                       heightDifferenceMeters: table.heights[a] - context.targetHeightMeters,
+                                       heightDifferenceMeters: table.heights[a] - height,
                                        model: model, rssiDBm: value, sigmaDB: sigma))
             votes.append((anchor.floor, value))
         }
