@@ -21,6 +21,12 @@ enum CalibrationFixture {
     /// Whether missing shared data must fail (BLUEDOT_REQUIRE_INTEGRATION=1) instead of skipping.
     static var dataRequired: Bool { ProcessInfo.processInfo.environment["BLUEDOT_REQUIRE_INTEGRATION"] == "1" }
 
+    /// `BLUEDOT_PYTHON`, else `.venv/bin/python` in the package root, when executable (for the virtual world).
+    static var python: String? {
+        let path = ProcessInfo.processInfo.environment["BLUEDOT_PYTHON"] ?? packageRoot + "/.venv/bin/python"
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
     /// True when the shared data should be used: present, or required (then its absence fails the test).
     static var useSharedData: Bool {
         FileManager.default.fileExists(atPath: dataDirectory + "/sets.json") || dataRequired
