@@ -92,6 +92,3 @@ public struct SurveySession {
         return PointRecord(point: point, lines: lines, anchorsHeard: heard.count, skipped: skipped)
     }
 }
-
-/// A recorder that can run dry (a replayed recording): an empty window means the recording has ended.
-public protocol ExhaustibleRecorder: SurveyRecorder {}
