@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "LocationDisplay", targets: ["LocationDisplay"]),
         .library(name: "BeaconLocation", targets: ["BeaconLocation"]),
         .executable(name: "bluedot", targets: ["bluedot"]),
+        .executable(name: "bluedot-calibrate", targets: ["bluedot-calibrate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -110,6 +111,33 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        // Calibration: survey sessions, per-anchor fit with flags, Cramér-Rao planner, accuracy check (pure).
+        .target(name: "CalibrationKit", dependencies: ["Positioning"], path: "Calibration/CalibrationKit",
+                swiftSettings: strict),
+        // System library: Cairo 2-D graphics (PNG, SVG, PDF), found through pkg-config.
+        .systemLibrary(
+            name: "CCairo", path: "Calibration/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]
+        ),
+        // Draws accuracy maps over the floor plan with Cairo.
+        .target(
+            name: "CalibrationDrawing", dependencies: ["CalibrationKit", "Positioning", "CCairo"],
+            path: "Calibration/CalibrationDrawing", swiftSettings: strict
+        ),
+        // `bluedot-calibrate survey|fit|plan|accuracy`.
+        .executableTarget(
+            name: "bluedot-calibrate",
+            dependencies: [
+                "CalibrationKit", "CalibrationDrawing", "Positioning", "HCI", "HCILinux", "Scanner",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Calibration/bluedot-calibrate", swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CalibrationTests",
+            dependencies: ["CalibrationKit", "CalibrationDrawing", "Positioning", "HCI", "bluedot-calibrate"],
             swiftSettings: strict
         ),
     ]

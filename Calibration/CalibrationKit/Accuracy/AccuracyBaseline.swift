@@ -1,0 +1,119 @@
+import Foundation
+
+/// The checked-in accuracy of the engine per test set, and the tolerance a run must stay within.
+///
+/// A set fails when (all in metres, errors as scored by `Evaluator`):
+/// - its median or p90 exceeds the baseline's × (1 + `relative`) + `absoluteMeters`;
+/// - its coverage68 (share of truth points inside the reported accuracy radius) leaves the band
+///   [min(`coverageLow`, baseline − `coverageSlack`), max(`coverageHigh`, baseline + `coverageSlack`)], i.e.
+///   the honest band around 0.68, widened to tolerate a baseline already outside it by `coverageSlack`;
+/// - its share of scored truth points falls more than `missingSlack` below the baseline's;
+/// - it is missing from the run, or a baseline set is missing from the scenario.
+public struct AccuracyBaseline: Sendable, Hashable, Codable {
+    /// The tolerance of the comparison.
+    public struct Tolerance: Sendable, Hashable, Codable {
+        /// Relative slack on median and p90 (0.10 = +10 %).
+        public var relative: Double = 0.10
+        /// Absolute slack on median and p90, metres.
+        public var absoluteMeters: Double = 0.05
+        /// The honest coverage band.
+        public var coverageLow: Double = 0.60, coverageHigh: Double = 0.76
+        /// How far outside the band a baseline may be exceeded.
+        public var coverageSlack: Double = 0.05
+        /// Drop of the scored share allowed.
+        public var missingSlack: Double = 0.02
+
+        /// The documented defaults.
+        public init() {}
+    }
+
+    /// One set's accuracy.
+    public struct SetResult: Sendable, Hashable, Codable {
+        /// The set's name.
+        public var name: String
+        /// Median and p90 horizontal error, metres.
+        public var median: Double, p90: Double
+        /// Share of truth points inside the accuracy radius.
+        public var coverage68: Double
+        /// Scored truth points over all truth points.
+        public var scoredShare: Double
+        /// Truth points replayed (after subsampling).
+        public var truthPoints: Int
+
+        /// Creates a result.
+        public init(name: String, median: Double, p90: Double, coverage68: Double, scoredShare: Double,
+                    truthPoints: Int) {
+            self.name = name
+            self.median = median
+            self.p90 = p90
+            self.coverage68 = coverage68
+            self.scoredShare = scoredShare
+            self.truthPoints = truthPoints
+        }
+    }
+
+    /// How the sets were replayed (e.g. "first 600 s of each set, debug build" — must match between runs).
+    public var protocolNote: String
+    /// The subsampling the figures were made with (`AccuracyCheck.limitSeconds`), nil for whole sets.
+    public var limitSeconds: Double?
+    /// The tolerance.
+    public var tolerance: Tolerance
+    /// Per set.
+    public var sets: [SetResult]
+
+    /// Creates a baseline.
+    public init(protocolNote: String, limitSeconds: Double? = nil, tolerance: Tolerance = Tolerance(),
+                sets: [SetResult]) {
+        self.protocolNote = protocolNote
+        self.limitSeconds = limitSeconds
+        self.tolerance = tolerance
+        self.sets = sets
+    }
+
+    /// Reads a baseline file.
+    public static func load(path: String) throws -> AccuracyBaseline {
+        try JSONDecoder().decode(AccuracyBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Pretty-printed JSON with sorted keys, ending in a newline.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
+    /// The failures of a run against this baseline: one clear message per problem, empty when it passes.
+    public func failures(of run: [SetResult]) -> [String] {
+        let t = tolerance
+        var problems: [String] = []
+        let current = Dictionary(run.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for b in sets {
+            guard let r = current[b.name] else {
+                problems.append("\(b.name): in the baseline but not in this run")
+                continue
+            }
+            for (label, now, then) in [("median", r.median, b.median), ("p90", r.p90, b.p90)] {
+                let limit = then * (1 + t.relative) + t.absoluteMeters
+                if !(now <= limit) {
+                    problems.append(String(format: "%@: %@ %.2f m is worse than baseline %.2f m (limit %.2f m)",
+                                           b.name, label, now, then, limit))
+                }
+            }
+            let low = min(t.coverageLow, b.coverage68 - t.coverageSlack)
+            let high = max(t.coverageHigh, b.coverage68 + t.coverageSlack)
+            if !(low...high).contains(r.coverage68) {
+                problems.append(String(format: "%@: coverage68 %.3f outside [%.3f, %.3f] (baseline %.3f)", b.name,
+                                       r.coverage68, low, high, b.coverage68))
+            }
+            if r.scoredShare < b.scoredShare - t.missingSlack {
+                problems.append(String(format: "%@: scored share %.3f below baseline %.3f", b.name, r.scoredShare,
+                                       b.scoredShare))
+            }
+        }
+        let known = Set(sets.map(\.name))
+        for r in run where !known.contains(r.name) {
+            problems.append("\(r.name): not in the baseline (regenerate it with --write-baseline)")
+        }
+        return problems
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import CalibrationKit
+import Foundation
+
+/// `bluedot-calibrate accuracy`: replays the scenario's test sets and compares with the checked-in baseline.
+struct AccuracyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accuracy",
+        abstract: "Replay the scenario's test sets through the engine; fail when accuracy is worse than the baseline.",
+        discussion: """
+            Same path as `bluedot replay --calibrate`: each set's venue is calibrated on its surveys, replayed \
+            and scored. A set fails when median or p90 exceed the baseline by more than 10% + 0.05 m, when \
+            coverage68 leaves [0.60, 0.76] (widened to baseline +/- 0.05), or when its scored share drops by more \
+            than 0.02. Exit 1 with one line per failure. --write-baseline records the current figures instead.
+            """
+    )
+
+    /// The package root (three folders up from this source file).
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    @Option(help: "Data folder (default: ../shared/data relative to the package root).")
+    var data: String?
+
+    @Option(help: "Scenario file (default: DATA/sets.json).")
+    var scenario: String?
+
+    @Option(help: "Baseline file (default: Calibration/accuracy-baseline.json in the package).")
+    var baseline: String?
+
+    @Option(help: "Replay only the first N seconds of each set (the baseline records this; runs must match).")
+    var limitSeconds: Double?
+
+    @Option(name: .customLong("set"), help: "Only this set (repeatable).")
+    var only: [String] = []
+
+    @Flag(help: "Write the current figures as the new baseline instead of comparing.")
+    var writeBaseline = false
+
+    func run() throws {
+        let dataFolder = data ?? (Self.packageRoot as NSString).appendingPathComponent("../shared/data")
+        let scenarioPath = scenario ?? (dataFolder as NSString).appendingPathComponent("sets.json")
+        let baselinePath = baseline ?? Self.packageRoot + "/Calibration/accuracy-baseline.json"
+        let sets = try AccuracyScenario(path: scenarioPath).sets.filter { only.isEmpty || only.contains($0.name) }
+        var stored: AccuracyBaseline?
+        if !writeBaseline {
+            do {
+                stored = try AccuracyBaseline.load(path: baselinePath)
+            } catch {
+                throw ValidationError("cannot read the baseline \(baselinePath): \(error.localizedDescription) "
+                                      + "(write one with --write-baseline)")
+            }
+        }
+        let check = AccuracyCheck(limitSeconds: limitSeconds ?? (writeBaseline ? nil : stored?.limitSeconds))
+        if let stored, stored.protocolNote != check.protocolNote {
+            throw ValidationError("baseline was made with \"\(stored.protocolNote)\", this run is \"\(check.protocolNote)\"")
+        }
+        var results: [AccuracyBaseline.SetResult] = []
+        print("set                         median    p90  cov68  scored")
+        for set in sets {
+            let r = try check.run(set)
+            results.append(r)
+            print(String(format: "%@ %6.2f %6.2f  %5.3f  %5.3f", set.name.padding(toLength: 26, withPad: " ", startingAt: 0),
+                         r.median, r.p90, r.coverage68, r.scoredShare))
+        }
+        if writeBaseline {
+            let new = AccuracyBaseline(protocolNote: check.protocolNote, limitSeconds: check.limitSeconds, sets: results)
+            try new.json().write(toFile: baselinePath, atomically: true, encoding: .utf8)
+            print("wrote \(baselinePath)")
+            return
+        }
+        guard var stored else { return }
+        if !only.isEmpty { stored.sets = stored.sets.filter { only.contains($0.name) } }
+        let failures = stored.failures(of: results)
+        for f in failures { FileHandle.standardError.write(Data("FAIL \(f)\n".utf8)) }
+        guard failures.isEmpty else { throw ExitCode.failure }
+        print("accuracy: \(results.count) sets within tolerance of the baseline")
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import CalibrationKit
+import Foundation
+import Positioning
+
+/// `bluedot-calibrate fit`: per-anchor path-loss calibration from surveys, with flags, a calibrated venue and a
+/// report.
+struct FitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fit",
+        abstract: "Fit each anchor's measuredPower and pathLossExponent on surveys; flag dead, moved, blocked anchors.",
+        discussion: """
+            Robust (Huber) regression of rssi = P0 - 10 n log10(d) per anchor, pulled toward the site-wide fit by \
+            --shrinkage samples' worth of prior, with n in [1.2, 5] and P0 in [-100, -20] dBm. Prints a table and \
+            the flags' evidence; writes the calibrated venue to --out and the JSON report to --report.
+            """
+    )
+
+    @Option(help: "Venue JSON file.")
+    var venue: String
+
+    @Option(name: .customLong("survey"), help: "Survey JSONL file (repeatable).")
+    var surveys: [String]
+
+    @Option(help: "Calibrated venue JSON to write.")
+    var out: String
+
+    @Option(help: "JSON report to write.")
+    var report: String?
+
+    @Option(help: "Weight of the site-wide prior per anchor, in samples.")
+    var shrinkage: Double = 30
+
+    @Option(help: "Anchors with fewer samples are flagged dead.")
+    var minimumSamples: Int = 10
+
+    @Flag(help: "Exit 2 when any anchor is flagged.")
+    var failOnFlags = false
+
+    func validate() throws {
+        guard !surveys.isEmpty else { throw ValidationError("give at least one --survey") }
+        guard shrinkage >= 0 else { throw ValidationError("--shrinkage must be >= 0") }
+    }
+
+    func run() throws {
+        let site = try VenueLoader.load(path: venue)
+        var samples: [CalibrationSample] = []
+        for path in surveys {
+            var reader = try ObservationReader(path: path, options: ObservationReader.Options())
+            var withoutTruth = 0
+            while let line = try reader.next() {
+                guard let truth = line.truth else {
+                    withoutTruth += 1
+                    continue
+                }
+                samples.append(CalibrationSample(anchor: line.observation.anchor, rssiDBm: line.observation.rssiDBm,
+                                                 x: truth.x, y: truth.y, z: truth.z ?? 0))
+            }
+            FileHandle.standardError.write(Data("\(path): \(reader.report)\(withoutTruth > 0 ? ", \(withoutTruth) without truth skipped" : "")\n".utf8))
+        }
+        var fitter = SurveyFitter()
+        fitter.calibrator.shrinkageSamples = shrinkage
+        fitter.thresholds.minimumSamples = minimumSamples
+        let (calibrated, fit) = fitter.fit(samples, venue: site)
+        print(fit.text, terminator: "")
+        let directory = (out as NSString).deletingLastPathComponent
+        try VenueWriter.json(calibrated, relativeTo: directory.isEmpty ? nil : directory)
+            .write(toFile: out, atomically: true, encoding: .utf8)
+        if let report { try fit.json().write(toFile: report, atomically: true, encoding: .utf8) }
+        if failOnFlags && !fit.flagged.isEmpty { throw ExitCode(2) }
+    }
+}

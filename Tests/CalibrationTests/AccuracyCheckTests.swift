@@ -1,0 +1,62 @@
+import CalibrationKit
+import Foundation
+import Testing
+
+@Suite struct AccuracyBaselineTests {
+    static let baseline = AccuracyBaseline(protocolNote: "every set in full", sets: [
+        AccuracyBaseline.SetResult(name: "walk", median: 1.5, p90: 3.0, coverage68: 0.70, scoredShare: 1,
+                                   truthPoints: 100),
+    ])
+
+    static func run(median: Double = 1.5, p90: Double = 3.0, coverage: Double = 0.70,
+                    scored: Double = 1) -> [AccuracyBaseline.SetResult] {
+        [AccuracyBaseline.SetResult(name: "walk", median: median, p90: p90, coverage68: coverage, scoredShare: scored,
+                                    truthPoints: 100)]
+    }
+
+    /// Limits: median 1.5 × 1.1 + 0.05 = 1.70 m, p90 3.0 × 1.1 + 0.05 = 3.35 m, coverage band [0.60, 0.76].
+    @Test func toleranceEdges() {
+        let b = Self.baseline
+        #expect(b.failures(of: Self.run()).isEmpty)
+        #expect(b.failures(of: Self.run(median: 1.69, p90: 3.34, coverage: 0.61)).isEmpty)
+        #expect(b.failures(of: Self.run(median: 1.71)) == ["walk: median 1.71 m is worse than baseline 1.50 m (limit 1.70 m)"])
+        #expect(b.failures(of: Self.run(p90: 3.4)).count == 1)
+        #expect(b.failures(of: Self.run(coverage: 0.58)).count == 1)
+        #expect(b.failures(of: Self.run(coverage: 0.80)).count == 1)
+        #expect(b.failures(of: Self.run(scored: 0.9)).count == 1)
+        #expect(b.failures(of: Self.run(median: .infinity)).count == 1)
+        #expect(b.failures(of: []) == ["walk: in the baseline but not in this run"])
+    }
+
+    /// A baseline whose coverage is already outside the honest band tolerates 0.05 beyond it, not more.
+    @Test func widenedCoverageBand() {
+        var b = Self.baseline
+        b.sets[0].coverage68 = 0.80
+        #expect(b.failures(of: Self.run(coverage: 0.84)).isEmpty)
+        #expect(b.failures(of: Self.run(coverage: 0.86)).count == 1)
+    }
+}
+
+/// The accuracy check on the visible datasets against the checked-in baseline (Calibration/accuracy-baseline.json):
+/// the CI guard against accuracy drift. Skipped without ../shared/data unless BLUEDOT_REQUIRE_INTEGRATION=1.
+/// Every set in full, about 30 s in a debug build.
+@Suite(.enabled(if: CalibrationFixture.useSharedData, "shared data missing (BLUEDOT_REQUIRE_INTEGRATION=1 fails)"))
+struct AccuracyCheckTests {
+    @Test func visibleSetsStayWithinTheBaseline() throws {
+        let baseline = try AccuracyBaseline.load(path: CalibrationFixture.packageRoot
+                                                 + "/Calibration/accuracy-baseline.json")
+        let scenario = try AccuracyScenario(path: CalibrationFixture.dataDirectory + "/sets.json")
+        let check = AccuracyCheck(limitSeconds: baseline.limitSeconds)
+        #expect(check.protocolNote == baseline.protocolNote)
+        #expect(scenario.sets.count == baseline.sets.count)
+        var results: [AccuracyBaseline.SetResult] = []
+        for set in scenario.sets {
+            let r = try check.run(set)
+            print(String(format: "%@: median %.2f m, p90 %.2f m, coverage68 %.3f", set.name, r.median, r.p90,
+                         r.coverage68))
+            results.append(r)
+        }
+        let failures = baseline.failures(of: results)
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+}
