@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "bluedot",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning",
+                "HCI", "HCILinux", "Scanner", "Positioning", "BeaconLocation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -171,13 +171,11 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
         let fixes = run.withLock { r -> [LocationFix] in
             if input != .recording { r.statistics.packets += 1 }
             r.statistics.sightings += 1
-            guard let rssi = sighting.rssiDBm else {
+            guard let observation = Observation(sighting: sighting, target: targetID) else {
                 r.statistics.sightingsWithoutRSSI += 1
                 return []
             }
             r.statistics.observations += 1
-            let observation = Observation(t: sighting.timestamp, anchor: sighting.id, target: targetID,
-                                          rssiDBm: Double(rssi), txPowerDBm: sighting.txPowerDBm.map(Double.init))
             return r.engine.ingest(observation)
         }
         deliver(fixes)

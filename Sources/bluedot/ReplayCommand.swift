@@ -18,7 +18,7 @@ struct ReplayCommand: ParsableCommand {
         case moving, `static`
     }
 
-    @Argument(help: "Observation JSONL file.")
+    @Argument(help: "Observation JSONL file, or a btsnoop recording (self mode: anchors are the beacons' ids).")
     var input: String
 
     @Option(help: "Venue JSON file.")
@@ -73,6 +73,10 @@ struct ReplayCommand: ParsableCommand {
             engine.targetHeightMeters = outcome.result.targetHeightMeters
         }
         var sink = try FixOutput(path: output)
+        if RecordingReplay.isRecording(path: input) {
+            try replayRecording(site: site, engine: engine, sink: &sink)
+            return
+        }
         let replay = ReplayRun(venue: site, configuration: engine, targets: Set(targets), strict: strict)
         let summary = try replay.run(path: input) { sink.write(LocationWriter.line($0)) }
         try sink.close()
@@ -80,6 +84,22 @@ struct ReplayCommand: ParsableCommand {
         Self.log("replay: \(summary.engine.fixes) fixes, \(summary.engine.outliers) outliers rejected, "
                  + "\(summary.engine.late) late, \(summary.engine.invalid) invalid, "
                  + "\(summary.otherTargets) of other targets skipped")
+    }
+
+    /// A btsnoop recording through the scanner's decoder into the engine: target `self`, record times.
+    private func replayRecording(site: Venue, engine configuration: EngineConfiguration, sink: inout FixOutput) throws {
+        var engine = PositioningEngine(venue: site, configuration: configuration)
+        let summary = try RecordingReplay.run(path: input, engine: &engine) { fix in
+            if targets.isEmpty || targets.contains(fix.target) { sink.write(LocationWriter.line(fix)) }
+        }
+        try sink.close()
+        Self.log("replay: \(input): \(summary.decoded.summary), \(summary.observations) observations")
+        Self.log("replay: \(engine.counters.fixes) fixes, \(engine.counters.unknownAnchors) observations of beacons "
+                 + "not in the venue, \(engine.counters.outliers) outliers rejected, \(engine.counters.late) late")
+        if let damage = summary.damage {
+            if strict { throw ValidationError("\(damage)") }
+            Self.log("replay: the recording is damaged; replayed up to the damage: \(damage)")
+        }
     }
 
     static func log(_ text: String) {

@@ -125,4 +125,32 @@ struct ScanAgainstVirtualWorldTests {
             #expect(output.standardOutput.contains("Reset"), "\(tool) output lacks the Reset command")
         }
     }
+
+    /// A scan recorded from the virtual world replays through the positioning engine (self mode, the recording's
+    /// btsnoop read directly) to the receiver's virtual position, (0, 0); noise is off, so within 1 m.
+    @Test func recordingReplaysToTheReceiversPosition() async throws {
+        guard worldAvailable() else { return }
+        let world = try await VirtualWorld()
+        let scratch = try IntegrationEnvironment.scratchDirectory()
+        let recording = scratch.appendingPathComponent("walk.btsnoop").path
+        let scan = try ChildProcess.run(IntegrationEnvironment.bluedot, [
+            "scan", "--h4-tcp", world.endpoint, "--duration", "4", "--record", recording,
+        ], timeout: .seconds(30))
+        world.kill()
+        #expect(scan.status == 0, "stderr: \(scan.standardError)")
+        let venue = IntegrationEnvironment.packageRoot.appendingPathComponent("Tools/virtual-world/beacons.venue.json")
+        let replay = try ChildProcess.run(IntegrationEnvironment.bluedot, [
+            "replay", recording, "--venue", venue.path, "--interval", "0.5",
+        ], timeout: .seconds(30))
+        #expect(replay.status == 0, "stderr: \(replay.standardError)")
+        #expect(replay.standardError.contains("0 observations of beacons not in the venue"), "\(replay.standardError)")
+        let fixes = sightingObjects(replay.standardOutput)
+        #expect(fixes.count >= 4, "stdout: \(replay.standardOutput)")
+        for fix in fixes.suffix(3) {
+            #expect(fix["target"] as? String == "self")
+            let error = (number(fix["x"]) * number(fix["x"]) + number(fix["y"]) * number(fix["y"])).squareRoot()
+            #expect(error < 1.0, "fix \(fix) is \(error) m from the receiver")
+            #expect(number(fix["horizontalAccuracy"]) > 0)
+        }
+    }
 }
