@@ -62,6 +62,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy`).
+        .executableTarget(
+            name: "bluedot-bench", dependencies: ["Positioning"], path: "Tools/bluedot-bench",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
             swiftSettings: strict

@@ -6,6 +6,8 @@ struct BlueDot: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bluedot",
         abstract: "Indoor location from Bluetooth LE beacons.",
-        subcommands: [ScanCommand.self, DecodeCommand.self, SimulateCommand.self, EvaluateCommand.self]
+        subcommands: [
+            ScanCommand.self, DecodeCommand.self, ReplayCommand.self, SimulateCommand.self, EvaluateCommand.self,
+        ]
     )
 }

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Fits measuredPower, pathLossExponent and the shadowing sigma from a survey, per anchor and site-wide.
+///
+/// The model is linear in its parameters: `rssi = P₀ − n L` with `L = 10 log10(d)` and d the 3-D distance
+/// from the anchor to the surveyed position. Each fit is a Huber M-estimate by IRLS (Huber 1964; scale by the
+/// normalized MAD, Hampel et al. 1986 §2.3). Per anchor, the normal equations get a prior pulling toward the
+/// site-wide fit worth `shrinkageSamples` average samples (ridge toward the pooled line, so an anchor with few
+/// samples inherits the site's fit and one with many keeps its own). Sanity bounds: n in
+/// [`exponentRange`], P₀ in [`measuredPowerRange`]; a clamped n re-fits P₀ alone. The residual sigma is
+/// shrunk the same way and kept at or above `sigmaFloorDB`.
+public struct PathLossCalibrator: Sendable {
+    /// Weight of the site-wide prior, in samples.
+    public var shrinkageSamples: Double = 30
+    /// Physical range of the path-loss exponent.
+    public var exponentRange: ClosedRange<Double> = 1.2...5.0
+    /// Physical range of the 1 m RSSI, dBm.
+    public var measuredPowerRange: ClosedRange<Double> = -100.0 ... -20.0
+    /// Huber threshold in robust sigmas.
+    public var huberThreshold: Double = 1.5
+    /// Smallest residual sigma reported, dB.
+    public var sigmaFloorDB: Double = 1
+    /// Distances below this are clamped (near field), metres.
+    public var minimumDistanceMeters: Double = 0.5
+
+    /// Creates a calibrator with the documented defaults.
+    public init() {}
+
+    /// The result: a site-wide fit and one fit per anchor that had samples.
+    public struct Result: Sendable {
+        /// The pooled fit over all anchors.
+        public var site: PathLossFit
+        /// Per-anchor fits, by anchor id.
+        public var anchors: [String: PathLossFit]
+        /// Median surveyed target height, metres (the typical height of the located device).
+        public var targetHeightMeters: Double?
+        /// Samples skipped because their anchor is not in the venue.
+        public var unknownAnchorSamples: Int
+
+        /// The venue with the site model replaced and each fitted anchor carrying its own model.
+        public func applied(to venue: Venue) -> Venue {
+            var v = venue
+            v.model = site.model
+            for i in v.anchors.indices {
+                guard let fit = anchors[v.anchors[i].id] else { continue }
+                v.anchors[i].measuredPowerDBm = fit.model.measuredPowerDBm
+                v.anchors[i].pathLossExponent = fit.model.pathLossExponent
+                v.anchors[i].shadowingSigmaDB = fit.model.shadowingSigmaDB
+            }
+            return v
+        }
+    }
+
+    /// Fits the survey samples against the venue's anchor positions.
+    public func fit(_ samples: [CalibrationSample], venue: Venue) -> Result {
+        var index: [String: Anchor] = [:]
+        for a in venue.anchors { index[a.id] = a }
+        var perAnchor: [String: [(L: Double, y: Double)]] = [:]
+        var pooled: [(L: Double, y: Double)] = []
+        var unknown = 0
+        for s in samples {
+            guard let a = index[s.anchor] else { unknown += 1; continue }
+            let dx = s.x - a.x, dy = s.y - a.y, dz = s.z - a.z
+            let d = max((dx * dx + dy * dy + dz * dz).squareRoot(), minimumDistanceMeters)
+            let row = (L: 10 * log10(d), y: s.rssiDBm)
+            perAnchor[s.anchor, default: []].append(row)
+            pooled.append(row)
+        }
+        let heights = samples.map(\.z).sorted()
+        let height = heights.isEmpty ? nil : heights[heights.count / 2]
+        guard !pooled.isEmpty else {
+            return Result(site: PathLossFit(model: venue.model, samples: 0, clamped: false), anchors: [:],
+                          targetHeightMeters: height, unknownAnchorSamples: unknown)
+        }
+        let site = robustFit(pooled, prior: nil)
+        var fits: [String: PathLossFit] = [:]
+        for (id, rows) in perAnchor {
+            // The site's average information per sample, scaled to the prior's weight.
+            let prior = (fit: site, information: averageInformation(pooled).map { $0 * shrinkageSamples })
+            fits[id] = robustFit(rows, prior: prior)
+        }
+        return Result(site: site, anchors: fits, targetHeightMeters: height, unknownAnchorSamples: unknown)
+    }
+
+    /// [Σ1, ΣL, ΣL²] / N of a design (the per-sample information of the line's normal equations).
+    private func averageInformation(_ rows: [(L: Double, y: Double)]) -> [Double] {
+        let n = Double(rows.count)
+        var sL = 0.0, sLL = 0.0
+        for r in rows { sL += r.L; sLL += r.L * r.L }
+        return [1, sL / n, sLL / n]
+    }
+
+    /// Huber IRLS fit of `y = P₀ − n L`, optionally with a Gaussian prior (ridge) toward another fit.
+    private func robustFit(_ rows: [(L: Double, y: Double)],
+                           prior: (fit: PathLossFit, information: [Double])?) -> PathLossFit {
+        var p0 = prior?.fit.model.measuredPowerDBm ?? -59
+        var n = prior?.fit.model.pathLossExponent ?? 2
+        var sigma = prior?.fit.model.shadowingSigmaDB ?? 6
+        var weights = Array(repeating: 1.0, count: rows.count)
+        for _ in 0..<30 {
+            // Normal equations in θ = (P₀, n) for y = P₀ − n L: design row (1, −L).
+            var a00 = 0.0, a01 = 0.0, a11 = 0.0, b0 = 0.0, b1 = 0.0
+            for (i, r) in rows.enumerated() {
+                let w = weights[i]
+                a00 += w; a01 -= w * r.L; a11 += w * r.L * r.L
+                b0 += w * r.y; b1 -= w * r.y * r.L
+            }
+            if let prior {
+                let (i0, iL, iLL) = (prior.information[0], prior.information[1], prior.information[2])
+                let q0 = prior.fit.model.measuredPowerDBm, q1 = prior.fit.model.pathLossExponent
+                a00 += i0; a01 -= iL; a11 += iLL
+                b0 += i0 * q0 - iL * q1
+                b1 += -iL * q0 + iLL * q1
+            }
+            let det = a00 * a11 - a01 * a01
+            let (newP0, newN): (Double, Double)
+            if abs(det) > 1e-9 * max(a00 * a11, 1e-300) {
+                newP0 = (a11 * b0 - a01 * b1) / det
+                newN = (a00 * b1 - a01 * b0) / det
+            } else {
+                newN = n
+                newP0 = b0 / a00 + n * (-a01 / a00)
+            }
+            let moved = abs(newP0 - p0) + abs(newN - n)
+            p0 = newP0
+            n = newN
+            var residuals = rows.map { $0.y - (p0 - n * $0.L) }
+            sigma = max(1.4826 * PathLossCalibrator.median(residuals.map { abs($0) }), sigmaFloorDB)
+            for i in rows.indices {
+                weights[i] = RobustLoss.huber(huberThreshold).weight(residuals[i] / sigma)
+            }
+            residuals.removeAll()
+            if moved < 1e-6 { break }
+        }
+        var clamped = false
+        if !exponentRange.contains(n) {
+            n = min(max(n, exponentRange.lowerBound), exponentRange.upperBound)
+            let offsets = rows.map { $0.y + n * $0.L }
+            p0 = PathLossCalibrator.median(offsets)
+            clamped = true
+        }
+        if !measuredPowerRange.contains(p0) {
+            p0 = min(max(p0, measuredPowerRange.lowerBound), measuredPowerRange.upperBound)
+            clamped = true
+        }
+        let residuals = rows.map { abs($0.y - (p0 - n * $0.L)) }
+        var s = max(1.4826 * PathLossCalibrator.median(residuals), sigmaFloorDB)
+        if let prior {
+            // Shrink the variance toward the site's as the parameters were.
+            let k = shrinkageSamples, m = Double(rows.count), ss = prior.fit.model.shadowingSigmaDB
+            s = max(((m * s * s + k * ss * ss) / (m + k)).squareRoot(), sigmaFloorDB)
+        }
+        return PathLossFit(model: PathLossModel(measuredPowerDBm: p0, pathLossExponent: n, shadowingSigmaDB: s),
+                           samples: rows.count, clamped: clamped)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let s = values.sorted()
+        let k = s.count
+        return k % 2 == 1 ? s[k / 2] : 0.5 * (s[k / 2 - 1] + s[k / 2])
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Causal outlier-resistant filtering of one anchor's RSSI for one target, in bounded memory.
+///
+/// Keeps the last `capacity` samples younger than `windowSeconds`. A new sample is tested with the Hampel
+/// identifier against the window (Hampel, "The influence curve and its role in robust estimation", JASA 69,
+/// 1974; Pearson, "Outliers in process modeling and identification", IEEE TCST 10(1), 2002): it is an outlier
+/// when `|x − median| > k · max(1.4826 · MAD, σ_floor)`. The floor (about the packet-to-packet jitter, 3 dB)
+/// keeps a quiet window from rejecting ordinary jitter. Accepted samples feed both the window and the tick
+/// accumulator that the engine drains once per fix.
+public struct AnchorRSSIFilter: Sendable {
+    /// Maximum samples held.
+    public let capacity: Int
+    /// Age beyond which samples leave the window, seconds.
+    public var windowSeconds: Double
+    /// Hampel threshold k, in robust sigmas.
+    public var threshold: Double
+    /// Lower bound on the robust sigma used by the test, dB.
+    public var sigmaFloorDB: Double
+
+    private var times: [Double]
+    private var values: [Double]
+    private var head = 0
+    private var count = 0
+    /// Sum and count of accepted samples since the last `drainTick()`.
+    private var tickSum = 0.0
+    private var tickCount = 0
+    /// Samples rejected as outliers since creation.
+    public private(set) var rejected = 0
+    /// Time of the newest accepted sample.
+    public private(set) var lastTime = -Double.infinity
+
+    /// Creates an empty filter.
+    public init(capacity: Int = 16, windowSeconds: Double = 3, threshold: Double = 3, sigmaFloorDB: Double = 3) {
+        self.capacity = capacity
+        self.windowSeconds = windowSeconds
+        self.threshold = threshold
+        self.sigmaFloorDB = sigmaFloorDB
+        times = Array(repeating: 0, count: capacity)
+        values = Array(repeating: 0, count: capacity)
+    }
+
+    /// Adds a sample at time t; returns false when it was rejected as an outlier.
+    @discardableResult
+    public mutating func add(t: Double, rssiDBm x: Double) -> Bool {
+        expire(before: t - windowSeconds)
+        if count >= 3 {
+            var scratch = window()
+            let med = AnchorRSSIFilter.median(&scratch)
+            for i in scratch.indices { scratch[i] = abs(scratch[i] - med) }
+            let mad = AnchorRSSIFilter.median(&scratch)
+            if abs(x - med) > threshold * max(1.4826 * mad, sigmaFloorDB) {
+                rejected += 1
+                return false
+            }
+        }
+        let slot = (head + count) % capacity
+        if count == capacity { head = (head + 1) % capacity } else { count += 1 }
+        times[slot] = t
+        values[slot] = x
+        tickSum += x
+        tickCount += 1
+        lastTime = t
+        return true
+    }
+
+    /// The mean and count of samples accepted since the previous call, then resets; nil when none.
+    public mutating func drainTick() -> (meanDBm: Double, count: Int)? {
+        defer { tickSum = 0; tickCount = 0 }
+        guard tickCount > 0 else { return nil }
+        return (tickSum / Double(tickCount), tickCount)
+    }
+
+    /// The median of the window's samples no older than `windowSeconds` before `now`, with their count.
+    public func windowMedian(now: Double) -> (medianDBm: Double, count: Int)? {
+        var w: [Double] = []
+        for k in 0..<count {
+            let i = (head + k) % capacity
+            if times[i] >= now - windowSeconds { w.append(values[i]) }
+        }
+        guard !w.isEmpty else { return nil }
+        return (AnchorRSSIFilter.median(&w), w.count)
+    }
+
+    /// Number of samples in the window.
+    public var sampleCount: Int { count }
+
+    private func window() -> [Double] {
+        (0..<count).map { values[(head + $0) % capacity] }
+    }
+
+    private mutating func expire(before cutoff: Double) {
+        while count > 0 && times[head] < cutoff {
+            head = (head + 1) % capacity
+            count -= 1
+        }
+    }
+
+    /// The median of a small array (sorted in place).
+    static func median(_ a: inout [Double]) -> Double {
+        a.sort()
+        let n = a.count
+        return n % 2 == 1 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2])
+    }
+}

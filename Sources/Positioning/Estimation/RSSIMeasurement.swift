@@ -1,0 +1,58 @@
+import Foundation
+
+/// One anchor's RSSI as a measurement of the target's horizontal position, through the log-distance model.
+///
+/// `h(p) = P₀ − 10 n log10(‖(p − a, Δz)‖)`: the measurement function of both the trilaterator and the
+/// Kalman filter's direct RSSI update (residuals in dB, so the model's shadowing sigma is the noise).
+public struct RSSIMeasurement: Sendable, Hashable {
+    /// Anchor position, metres.
+    public var anchorX: Double, anchorY: Double
+    /// Height of the anchor above the target, metres (signed; only its square matters).
+    public var heightDifferenceMeters: Double
+    /// The anchor's path-loss model.
+    public var model: PathLossModel
+    /// Measured (filtered) RSSI, dBm.
+    public var rssiDBm: Double
+    /// Standard deviation of this measurement around the model, dB.
+    public var sigmaDB: Double
+
+    /// Creates a measurement.
+    public init(anchorX: Double, anchorY: Double, heightDifferenceMeters: Double = 0, model: PathLossModel,
+                rssiDBm: Double, sigmaDB: Double) {
+        self.anchorX = anchorX
+        self.anchorY = anchorY
+        self.heightDifferenceMeters = heightDifferenceMeters
+        self.model = model
+        self.rssiDBm = rssiDBm
+        self.sigmaDB = sigmaDB
+    }
+
+    /// Distances closer than this are treated as this (the model breaks down in the near field).
+    public static let minimumDistanceMeters = 0.3
+
+    /// The 3-D distance from a horizontal position to the anchor, metres (at least the minimum).
+    public func distanceMeters(x: Double, y: Double) -> Double {
+        let dx = x - anchorX, dy = y - anchorY, dz = heightDifferenceMeters
+        return max((dx * dx + dy * dy + dz * dz).squareRoot(), Self.minimumDistanceMeters)
+    }
+
+    /// The model's RSSI at a position, h(p), dBm.
+    public func predictedRSSIDBm(x: Double, y: Double) -> Double {
+        model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y))
+    }
+
+    /// The normalized residual `(z − h(p)) / σ` and the gradient of h(p)/σ with respect to (x, y).
+    ///
+    /// `∂h/∂x = −10 n (x − aₓ) / (ln 10 · d²)`, and the same in y.
+    public func linearize(x: Double, y: Double) -> (residual: Double, gx: Double, gy: Double) {
+        let dx = x - anchorX, dy = y - anchorY, dz = heightDifferenceMeters
+        let d2raw = dx * dx + dy * dy + dz * dz
+        let dmin = Self.minimumDistanceMeters
+        let d2 = max(d2raw, dmin * dmin)
+        let h = model.measuredPowerDBm - 5 * model.pathLossExponent * log10(d2)
+        let r = (rssiDBm - h) / sigmaDB
+        // Inside the near-field clamp the model is flat: no gradient.
+        let c = d2raw < dmin * dmin ? 0 : -10 * model.pathLossExponent / (M_LN10 * d2 * sigmaDB)
+        return (r, c * dx, c * dy)
+    }
+}

@@ -1,0 +1,32 @@
+/// Robust losses for M-estimation by iteratively reweighted least squares.
+///
+/// Huber, "Robust Estimation of a Location Parameter", Ann. Math. Statist. 35 (1964); the weights are the
+/// IRLS weights ψ(r)/r (Hampel et al., *Robust Statistics*, 1986, §2.3).
+public enum RobustLoss: Sendable, Hashable {
+    /// Plain least squares.
+    case squared
+    /// Huber's loss with threshold k (in sigmas): quadratic inside, linear outside.
+    case huber(Double)
+
+    /// The loss ρ(r) of a normalized residual (½r² inside the threshold).
+    public func loss(_ r: Double) -> Double {
+        switch self {
+        case .squared:
+            return 0.5 * r * r
+        case .huber(let k):
+            let a = abs(r)
+            return a <= k ? 0.5 * r * r : k * a - 0.5 * k * k
+        }
+    }
+
+    /// The IRLS weight ψ(r)/r of a normalized residual, in (0, 1].
+    public func weight(_ r: Double) -> Double {
+        switch self {
+        case .squared:
+            return 1
+        case .huber(let k):
+            let a = abs(r)
+            return a <= k ? 1 : k / a
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// What every target's tracker shares: the venue resolved for estimation and the configured solvers.
+struct EngineContext: Sendable {
+    let configuration: EngineConfiguration
+    let anchors: AnchorTable
+    let bounds: Venue.Bounds?
+    let solver: PositionSolver
+    let trilaterator: Trilaterator
+    let targetHeightMeters: Double
+
+    init(venue: Venue, configuration: EngineConfiguration) {
+        self.configuration = configuration
+        anchors = AnchorTable(venue: venue)
+        bounds = venue.bounds
+        solver = PositionSolver(loss: .huber(configuration.huberThreshold), bounds: venue.bounds)
+        trilaterator = Trilaterator(bounds: venue.bounds, anchors: venue.anchors,
+                                    loss: .huber(configuration.huberThreshold))
+        let flat = venue.anchors.allSatisfy { $0.z == 0 }
+        targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)
+    }
+}

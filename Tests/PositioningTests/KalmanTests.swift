@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import Positioning
+
+/// Filter consistency on simulation: the normalized estimation error squared (NEES) averaged over Monte Carlo
+/// runs must lie in its two-sided 95% chi-square interval (Bar-Shalom, Li and Kirubarajan 2001, §5.4.2).
+@Suite struct KalmanTests {
+    static let runs = 200, steps = 20, dt = 1.0, q = 0.002
+    static let model = PathLossModel(measuredPowerDBm: -60, pathLossExponent: 2.2, shadowingSigmaDB: 2)
+
+    /// Runs the simulation; `update` applies one step's measurements to the filter.
+    func averageNEES(seed: UInt64,
+                     update: (inout ConstantVelocityKalman, [RSSIMeasurement], [Double], inout SeededGenerator) -> Void) -> [Double] {
+        var rng = SeededGenerator(seed: seed)
+        let venue = testVenue(anchorCount: 8, model: Self.model)
+        var nees = Array(repeating: 0.0, count: Self.steps)
+        for _ in 0..<Self.runs {
+            // Truth: constant velocity driven by white acceleration with the filter's own q (exact discretization).
+            var truth = [10.0, 10.0, 0.1 * rng.gaussian(), 0.1 * rng.gaussian()]
+            var filter = ConstantVelocityKalman(x: 10 + 2 * rng.gaussian(), y: 10 + 2 * rng.gaussian(),
+                                                positionCovariance: Matrix.identity(2, scale: 4),
+                                                velocitySigma: 0.1, accelerationNoise: Self.q)
+            for k in 0..<Self.steps {
+                let dt = Self.dt, q = Self.q
+                // Correlated (position, velocity) noise per axis from the Cholesky factor of Q.
+                let l11 = (q * dt * dt * dt / 3).squareRoot(), l21 = (q * dt * dt / 2) / l11
+                let l22 = (q * dt - l21 * l21).squareRoot()
+                for axis in 0..<2 {
+                    let w1 = rng.gaussian(), w2 = rng.gaussian()
+                    truth[axis] += dt * truth[axis + 2] + l11 * w1
+                    truth[axis + 2] += l21 * w1 + l22 * w2
+                }
+                filter.predict(dt: dt)
+                let z = simulatedMeasurements(at: truth[0], truth[1], venue: venue, noiseSigmaDB: 2, using: &rng)
+                update(&filter, z, truth, &rng)
+                let e = zip(truth, filter.x).map { $0 - $1 }
+                let Pe = filter.P.solveSPD(e)!
+                nees[k] += zip(e, Pe).reduce(0) { $0 + $1.0 * $1.1 } / Double(Self.runs)
+            }
+        }
+        return nees
+    }
+
+    func expectConsistent(_ nees: [Double], label: String) {
+        let n = Double(Self.runs), dof = 4 * n
+        let lo = chiSquareQuantile(dof: dof, z: -1.96) / n, hi = chiSquareQuantile(dof: dof, z: 1.96) / n
+        let inside = nees.filter { $0 >= lo && $0 <= hi }.count
+        // 95% bounds, a nonlinear model: at least 85% of the steps inside, and the grand mean within the
+        // bounds widened for the steps' count.
+        #expect(Double(inside) >= 0.85 * Double(nees.count), "\(label): NEES \(nees), bounds [\(lo), \(hi)]")
+        let mean = nees.reduce(0, +) / Double(nees.count)
+        #expect(mean > 3.3 && mean < 4.7, "\(label): mean NEES \(mean)")
+    }
+
+    @Test func directRSSIUpdateIsConsistent() {
+        let solver = PositionSolver(loss: .squared, bounds: nil)
+        let nees = averageNEES(seed: 30) { filter, z, _, _ in
+            filter.update(rssi: z, solver: solver, gate: .infinity)
+        }
+        expectConsistent(nees, label: "RSSI update")
+    }
+
+    @Test func positionUpdateFromTrilaterationIsConsistent() {
+        let venue = testVenue(anchorCount: 8, model: Self.model)
+        var trilaterator = Trilaterator(bounds: nil, anchors: venue.anchors, loss: .squared)
+        trilaterator.priorVariance = [1e6, 1e6]
+        let nees = averageNEES(seed: 31) { filter, z, _, _ in
+            let fix = trilaterator.locate(z)!
+            filter.update(position: [fix.x, fix.y], covariance: fix.covariance)
+        }
+        expectConsistent(nees, label: "position update")
+    }
+
+    @Test func predictionGrowsCovarianceAndMovesWithVelocity() {
+        var f = ConstantVelocityKalman(x: 1, y: 2, positionCovariance: Matrix.identity(2), velocitySigma: 0.5,
+                                       accelerationNoise: 0.5)
+        f.x[2] = 1
+        f.x[3] = -1
+        f.predict(dt: 2)
+        #expect(abs(f.x[0] - 3) < 1e-12 && abs(f.x[1] - 0) < 1e-12)
+        // P00 = 1 + dt² σv² + q dt³/3 = 1 + 1 + 4/3.
+        #expect(abs(f.P[0, 0] - (2 + 4.0 / 3)) < 1e-12)
+        #expect(abs(f.speed - 2.0.squareRoot()) < 1e-12)
+        #expect(abs(f.courseDegrees - 135) < 1e-9)
+    }
+
+    @Test func gateDropsAGrossOutlier() {
+        var rng = SeededGenerator(seed: 32)
+        let venue = testVenue(anchorCount: 8)
+        var z = simulatedMeasurements(at: 10, 10, venue: venue, noiseSigmaDB: 1, using: &rng)
+        z[0].rssiDBm += 30
+        var f = ConstantVelocityKalman(x: 10.3, y: 9.8, positionCovariance: Matrix.identity(2), velocitySigma: 0.3,
+                                       accelerationNoise: 0.5)
+        let result = f.update(rssi: z, solver: PositionSolver(), gate: 10.83)
+        #expect(result.gated == 1 && result.used == 7)
+        #expect(abs(f.x[0] - 10) < 0.5 && abs(f.x[1] - 10) < 0.5)
+    }
+}
+
+extension KalmanTests {
+    /// The harness itself: with exact linear position measurements the NEES must be in bounds.
+    @Test func linearPositionUpdateIsConsistent() {
+        let nees = averageNEES(seed: 33) { filter, _, truth, rng in
+            let z = [truth[0] + rng.gaussian(), truth[1] + rng.gaussian()]
+            filter.update(position: z, covariance: Matrix.identity(2))
+        }
+        expectConsistent(nees, label: "linear update")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import Positioning
+
+/// Replays of small slices of the real data (tolerances are loose bounds around the measured figures, so a
+/// regression of the engine fails them) and the bad-input paths of a replay.
+@Suite struct ReplayTests {
+    func run(_ slice: String, venue: String, height: Double, stationary: Bool = false, interval: Double = 1)
+        throws -> (report: EvaluationReport, summary: ReplayRun.Summary) {
+        var configuration = stationary ? EngineConfiguration.stationary : EngineConfiguration.moving
+        configuration.targetHeightMeters = height
+        configuration.intervalSeconds = interval
+        let site = try VenueLoader.load(path: Fixtures.path(venue))
+        let (fixes, summary) = try ReplayRun(venue: site, configuration: configuration)
+            .run(path: Fixtures.path("\(slice).observations.jsonl"))
+        let truth = try TruthReader.read(path: Fixtures.path("\(slice).truth.jsonl"))
+        return (Evaluator.evaluate(fixes: fixes, truth: truth, scoring: stationary ? .stationary : .movingDefault),
+                summary)
+    }
+
+    @Test func bounWalkingSlice() throws {
+        let (report, summary) = try run("slice-boun-straight_01-30s", venue: "slice-boun-tetam.calibrated.venue.json",
+                                        height: 1.82)
+        #expect(summary.read.accepted == 685 && summary.read.dropped == 0)
+        #expect(report.missing == 0)
+        #expect((report.median ?? .infinity) < 1.6, "median \(report.median ?? .nan)")
+        #expect((report.p90 ?? .infinity) < 3.5, "p90 \(report.p90 ?? .nan)")
+        #expect((0.5...1).contains(report.coverage68 ?? 0), "coverage \(report.coverage68 ?? .nan)")
+    }
+
+    @Test func wutRobotSlice() throws {
+        let (report, _) = try run("slice-wut-calibration-60s", venue: "slice-wut-flat.calibrated.venue.json",
+                                  height: 1.3)
+        #expect(report.missing == 0)
+        #expect((report.median ?? .infinity) < 2.0, "median \(report.median ?? .nan)")
+        #expect((report.p90 ?? .infinity) < 3.5, "p90 \(report.p90 ?? .nan)")
+    }
+
+    @Test func ujiStaticScansSlice() throws {
+        let (report, _) = try run("slice-uji-geo-tx04-40scans", venue: "slice-uji-geo-tx04.calibrated.venue.json",
+                                  height: 0, stationary: true)
+        #expect(report.missing == 0 && report.total == 38)
+        #expect((report.median ?? .infinity) < 3.5, "median \(report.median ?? .nan)")
+    }
+
+    /// Writes a temporary observation file.
+    func temporaryFile(_ lines: [String]) throws -> String {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("replay-\(UUID().uuidString).jsonl").path
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static let messy = [
+        #"{"t": 10.0, "anchor": "a0", "target": "t", "rssi": -70}"#,
+        #"{"t": 10.1, "anchor": "a1", "target": "t", "rssi": "loud"}"#,
+        #"not json at all"#,
+        #"{"t": 10.2, "anchor": "ghost", "target": "t", "rssi": -70}"#,
+        #"{"t": 10.3, "anchor": "a2", "target": "u", "rssi": -65}"#,
+        #"{"t": 12.0, "anchor": "a3", "target": "t", "rssi": -72}"#,
+        #"{"t": 5.0, "anchor": "a4", "target": "t", "rssi": -72}"#,
+        #"{"t": 12.5, "anchor": "a5", "target": "t", "rssi": -71}"#,
+    ]
+
+    @Test func badLinesAreCountedAndSkipped() throws {
+        let path = try temporaryFile(Self.messy)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (fixes, summary) = try ReplayRun(venue: testVenue(), configuration: .moving).run(path: path)
+        #expect(summary.read.malformed == 2)
+        #expect(summary.read.unknownAnchor == 1)
+        #expect(summary.read.late == 1)
+        #expect(summary.read.accepted == 4)
+        #expect(Set(fixes.map(\.target)) == ["t", "u"])
+        #expect(fixes.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.horizontalAccuracy > 0 })
+    }
+
+    @Test func strictModeStopsAtTheFirstBadLineNamingIt() throws {
+        let path = try temporaryFile(Self.messy)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try ReplayRun(venue: testVenue(), configuration: .moving, strict: true).run(path: path)
+        } throws: { error in
+            guard let e = error as? JSONLinesError else { return false }
+            return e.line == 2 && e.file.hasSuffix(".jsonl")
+        }
+    }
+
+    @Test func selectedTargetsOnly() throws {
+        let path = try temporaryFile(Self.messy)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (fixes, summary) = try ReplayRun(venue: testVenue(), configuration: .moving, targets: ["u"]).run(path: path)
+        #expect(Set(fixes.map(\.target)) == ["u"])
+        #expect(summary.otherTargets == 3)
+    }
+
+    @Test func emptyAndMissingInput() throws {
+        let path = try temporaryFile([])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (fixes, _) = try ReplayRun(venue: testVenue(), configuration: .moving).run(path: path)
+        #expect(fixes.isEmpty)
+        #expect(throws: JSONLinesError.self) {
+            _ = try ReplayRun(venue: testVenue(), configuration: .moving).run(path: "/nonexistent/obs.jsonl")
+        }
+    }
+}

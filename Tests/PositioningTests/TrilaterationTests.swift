@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import Positioning
+
+@Suite struct TrilaterationTests {
+    /// Noiseless RSSI from 4 to 8 anchors recovers the point to 1 cm (the venue prior is weak).
+    @Test func noiselessRangesRecoverThePoint() {
+        var rng = SeededGenerator(seed: 10)
+        for _ in 0..<100 {
+            let venue = testVenue(anchorCount: Int.random(in: 4...8, using: &rng))
+            var solver = Trilaterator(bounds: venue.bounds, anchors: venue.anchors)
+            solver.priorVariance = [1e6, 1e6]
+            let x = Double.random(in: 2...18, using: &rng), y = Double.random(in: 2...18, using: &rng)
+            let z = simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 0, using: &rng)
+            let fix = solver.locate(z)!
+            #expect(abs(fix.x - x) < 0.01 && abs(fix.y - y) < 0.01, "truth (\(x), \(y)) fix (\(fix.x), \(fix.y))")
+        }
+    }
+
+    /// Rotating and translating the anchors (and the truth) moves the solution with them, to 1 mm.
+    @Test func solutionMovesWithTheAnchors() {
+        var rng = SeededGenerator(seed: 11)
+        for _ in 0..<50 {
+            let venue = testVenue(anchorCount: 6)
+            let x = Double.random(in: 3...17, using: &rng), y = Double.random(in: 3...17, using: &rng)
+            let z = simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 3, using: &rng)
+            let θ = Double.random(in: 0..<(2 * Double.pi), using: &rng)
+            let tx = Double.random(in: -50...50, using: &rng), ty = Double.random(in: -50...50, using: &rng)
+            func move(_ px: Double, _ py: Double) -> (Double, Double) {
+                (cos(θ) * px - sin(θ) * py + tx, sin(θ) * px + cos(θ) * py + ty)
+            }
+            let moved = z.map { m -> RSSIMeasurement in
+                var c = m
+                (c.anchorX, c.anchorY) = move(m.anchorX, m.anchorY)
+                return c
+            }
+            var a = Trilaterator(bounds: nil, anchors: venue.anchors)
+            a.priorVariance = [1e8, 1e8]
+            var b = a
+            (b.priorMean[0], b.priorMean[1]) = move(a.priorMean[0], a.priorMean[1])
+            let f = a.locate(z)!, g = b.locate(moved)!
+            let (ex, ey) = move(f.x, f.y)
+            #expect(abs(g.x - ex) < 1e-3 && abs(g.y - ey) < 1e-3)
+            // The covariance rotates with the frame: its trace and determinant are invariant.
+            let (pa, pb) = (f.covariance, g.covariance)
+            #expect(abs((pa[0, 0] + pa[1, 1]) - (pb[0, 0] + pb[1, 1])) < 1e-3 * (pa[0, 0] + pa[1, 1]))
+        }
+    }
+
+    /// One or two anchors: a finite position inside the bounds with a large radius, never NaN.
+    @Test func fewAnchorsGiveLargeHonestRadius() {
+        var rng = SeededGenerator(seed: 12)
+        let venue = testVenue(anchorCount: 8)
+        let solver = Trilaterator(bounds: venue.bounds, anchors: venue.anchors)
+        for count in [1, 2] {
+            for _ in 0..<50 {
+                let x = Double.random(in: 1...19, using: &rng), y = Double.random(in: 1...19, using: &rng)
+                let z = Array(simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 3, using: &rng)
+                    .shuffled(using: &rng).prefix(count))
+                let fix = solver.locate(z)!
+                #expect(fix.x.isFinite && fix.y.isFinite && fix.radius68.isFinite)
+                #expect(fix.x >= 0 && fix.x <= 20 && fix.y >= 0 && fix.y <= 20)
+                #expect(fix.radius68 > 2.5, "radius \(fix.radius68) with \(count) anchors")
+            }
+        }
+        #expect(solver.locate([]) == nil)
+    }
+
+    /// Coverage of the 68% radius on simulated single fixes with a correct model: 0.68 ± 0.05.
+    @Test func radiusCoversAboutTwoThirds() {
+        var rng = SeededGenerator(seed: 13)
+        let venue = testVenue(anchorCount: 8)
+        let solver = Trilaterator(bounds: nil, anchors: venue.anchors)
+        var inside = 0
+        let runs = 600
+        for _ in 0..<runs {
+            let x = Double.random(in: 5...15, using: &rng), y = Double.random(in: 5...15, using: &rng)
+            let fix = solver.locate(simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 3, using: &rng))!
+            if ((fix.x - x) * (fix.x - x) + (fix.y - y) * (fix.y - y)).squareRoot() <= fix.radius68 { inside += 1 }
+        }
+        let coverage = Double(inside) / Double(runs)
+        #expect(abs(coverage - 0.68) < 0.05, "coverage \(coverage)")
+    }
+}

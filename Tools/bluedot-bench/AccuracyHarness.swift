@@ -1,0 +1,116 @@
+import Foundation
+import Positioning
+
+/// `bluedot-bench accuracy [DATA_DIR] [key=value ...]`: replays every visible set of `sets.json` in-process
+/// with one engine configuration and prints the scoring table (the tuning loop; `Tools/accuracy.sh` runs the
+/// same through the `bluedot` commands).
+enum AccuracyHarness {
+    struct DataSet {
+        var name: String, venue: String, observations: String, truth: String, calibration: [String]
+        var isStatic: Bool
+    }
+
+    static func loadSets(_ directory: String) throws -> [DataSet] {
+        let url = URL(fileURLWithPath: directory).appendingPathComponent("sets.json")
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+        let sets = root?["sets"] as? [[String: Any]] ?? []
+        return sets.filter { ($0["split"] as? String ?? "visible") == "visible" }.map { s in
+            func path(_ p: Any?) -> String { directory + "/" + (p as? String ?? "") }
+            return DataSet(name: s["name"] as? String ?? "?", venue: path(s["venue"]),
+                           observations: path(s["observations"]), truth: path(s["truth"]),
+                           calibration: (s["calibration"] as? [String] ?? []).map { directory + "/" + $0 },
+                           isStatic: s["static"] as? Bool ?? false)
+        }
+    }
+
+    /// Applies `key=value` overrides to a configuration.
+    static func apply(_ overrides: [String], to c: inout EngineConfiguration) {
+        for o in overrides where !o.hasPrefix("cal.") {
+            let parts = o.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            let v = Double(parts[1]) ?? 0
+            switch parts[0] {
+            case "interval": c.intervalSeconds = v
+            case "q": c.accelerationNoise = v
+            case "v0": c.initialVelocitySigma = v
+            case "vmax": c.maximumSpeed = v
+            case "sigmaScale": c.sigmaScale = v
+            case "jitter": c.jitterSigmaDB = v
+            case "gate": c.gate = v
+            case "huber": c.huberThreshold = v
+            case "window": c.filterWindowSeconds = v
+            case "hampel": c.filterThreshold = v
+            case "hampelFloor": c.filterSigmaFloorDB = v
+            case "radiusScale": c.radiusScale = v
+            case "radiusFloor": c.radiusFloorMeters = v
+            case "height": c.targetHeightMeters = v
+            case "holdover": c.holdoverSeconds = v
+            case "update": c.update = EngineConfiguration.UpdateMethod(rawValue: parts[1]) ?? c.update
+            case "source": c.rssiSource = EngineConfiguration.RSSISource(rawValue: parts[1]) ?? c.rssiSource
+            default: FileHandle.standardError.write(Data("unknown key \(parts[0])\n".utf8))
+            }
+        }
+    }
+
+    static func run(_ arguments: [String]) throws {
+        let directory = arguments.first { !$0.contains("=") } ?? "/work/shared/data"
+        let overrides = arguments.filter { $0.contains("=") }
+        let moving = overrides.filter { !$0.hasPrefix("static.") }
+        let stationary = overrides.map { $0.hasPrefix("static.") ? String($0.dropFirst(7)) : $0 }
+            .filter { !$0.hasPrefix("moving.") }
+        print("set                         median    p90  cov68  missing")
+        for set in try loadSets(directory) {
+            var configuration = set.isStatic ? EngineConfiguration.stationary : EngineConfiguration.moving
+            apply((set.isStatic ? stationary : moving).filter { !$0.hasPrefix("moving.") }, to: &configuration)
+            let venue = try VenueLoader.load(path: set.venue)
+            var calibrator = PathLossCalibrator()
+            for o in overrides where o.hasPrefix("cal.") {
+                let kv = o.dropFirst(4).split(separator: "=").map(String.init)
+                let v = Double(kv[1]) ?? 0
+                switch kv[0] {
+                case "shrink": calibrator.shrinkageSamples = v
+                case "huber": calibrator.huberThreshold = v
+                case "dmin": calibrator.minimumDistanceMeters = v
+                default: break
+                }
+            }
+            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: set.calibration,
+                                                             calibrator: calibrator)
+            if configuration.targetHeightMeters == nil {
+                configuration.targetHeightMeters = calibrated.result.targetHeightMeters
+            }
+            if let folder = ProcessInfo.processInfo.environment["BENCH_VENUES"] {
+                // Writes the calibrated venue (for test fixtures and inspection).
+                let path = folder + "/" + set.name + ".calibrated.venue.json"
+                try Data(VenueWriter.json(calibrated.venue).utf8).write(to: URL(fileURLWithPath: path))
+            }
+            let replay = ReplayRun(venue: calibrated.venue, configuration: configuration)
+            let (fixes, _) = try replay.run(path: set.observations)
+            let truth = try TruthReader.read(path: set.truth)
+            let report = Evaluator.evaluate(fixes: fixes, truth: truth,
+                                            scoring: set.isStatic ? .stationary : .movingDefault)
+            if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {
+                let site = calibrated.result.site.model
+                print(String(format: "  site P0 %.1f n %.2f sigma %.1f height %.2f", site.measuredPowerDBm,
+                             site.pathLossExponent, site.shadowingSigmaDB, calibrated.result.targetHeightMeters ?? -1))
+                for a in venue.anchors {
+                    guard let f = calibrated.result.anchors[a.id] else { continue }
+                    print(String(format: "  %@ P0 %.1f n %.2f sigma %.1f samples %d%@", a.id, f.model.measuredPowerDBm,
+                                 f.model.pathLossExponent, f.model.shadowingSigmaDB, f.samples, f.clamped ? " clamped" : ""))
+                }
+                var byCount: [Int: [Double]] = [:]
+                for p in Evaluator.score(fixes: fixes, truth: truth, scoring: set.isStatic ? .stationary : .movingDefault) {
+                    byCount[min(p.fix.anchors, 12), default: []].append(p.errorMeters)
+                }
+                for (k, e) in byCount.sorted(by: { $0.key < $1.key }) {
+                    let s = e.sorted()
+                    print(String(format: "  anchors %2d: n %4d median %.2f", k, s.count, s[s.count / 2]))
+                }
+            }
+            let line = String(format: "%@ %6.2f %6.2f  %5.2f  %d/%d", set.name.padding(toLength: 26, withPad: " ", startingAt: 0),
+                              report.median ?? .nan, report.p90 ?? .nan, report.coverage68 ?? .nan,
+                              report.missing, report.total)
+            print(line)
+        }
+    }
+}
