@@ -21,11 +21,16 @@ let package = Package(
         .library(name: "HCILinux", targets: ["HCILinux"]),
         .library(name: "Scanner", targets: ["Scanner"]),
         .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "Gateway", targets: ["Gateway"]),
         .executable(name: "bluedot", targets: ["bluedot"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
@@ -52,10 +57,25 @@ let package = Package(
         ),
         // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
         .target(name: "Positioning", swiftSettings: strict),
+        // The daemon: pipeline (source -> scanner -> engine -> fixes), web map, API, metrics, config.
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "HCI", "HCILinux", "Scanner", "Positioning",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"],
+            resources: [.copy("Page"), .copy("Demo")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "bluedot",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning",
+                "HCI", "HCILinux", "Scanner", "Positioning", "Gateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -75,6 +95,16 @@ let package = Package(
         .testTarget(
             name: "ScannerTests",
             dependencies: ["HCI", "Scanner", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "Positioning", "HCI", "HCILinux",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // Drives the built `bluedot` binary against the Bumble virtual world (Tools/virtual-world/world.py).
