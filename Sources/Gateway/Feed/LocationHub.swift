@@ -80,17 +80,18 @@ public final class LocationHub: Sendable {
     /// Number of open subscriptions.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// A stream of SSE frames: the current state first, then live events, until `close()` or cancellation.
+    /// A stream of SSE frames: the current state first, then live events, until `close()` or cancellation (after
+    /// `close()`, only the current state).
     public func subscribe() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(bufferLimit))
         let id: UInt64? = state.withLock { s in
-            guard !s.closed else { return nil }
             for entry in s.entries.values.sorted(by: { $0.fix.target < $1.fix.target }) {
                 var drawing = entry.drawing
                 drawing.ping = false
                 s.nextEventID += 1
                 continuation.yield(FeedEvent.fix(entry.fix, drawing, reportedAt: entry.reportedAt).frame(id: s.nextEventID))
             }
+            guard !s.closed else { return nil }
             s.nextSubscriber += 1
             s.subscribers[s.nextSubscriber] = continuation
             return s.nextSubscriber
