@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Positioning", "HCI", "HCILinux",
+                "Gateway", "Positioning", "HCI", "HCILinux", "Scanner", "bluedot",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
