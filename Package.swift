@@ -6,6 +6,8 @@
 //   HCI (pure wire protocol)  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   Positioning (pure maths and formats)
+//   LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources)
+//   HCI, Scanner, Positioning, LocationDisplay  <-  BeaconLocation (beacons -> locations; any HCITransport)
 //   bluedot (thin executable) -> Scanner, HCILinux, Positioning
 import PackageDescription
 
@@ -22,6 +24,8 @@ let package = Package(
         .library(name: "Scanner", targets: ["Scanner"]),
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "Gateway", targets: ["Gateway"]),
+        .library(name: "LocationDisplay", targets: ["LocationDisplay"]),
+        .library(name: "BeaconLocation", targets: ["BeaconLocation"]),
         .executable(name: "bluedot", targets: ["bluedot"]),
     ],
     dependencies: [
@@ -57,11 +61,22 @@ let package = Package(
         ),
         // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
         .target(name: "Positioning", swiftSettings: strict),
+        // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
+        .target(name: "LocationDisplay", exclude: ["README.md"], swiftSettings: strict),
+        // Glue: BeaconLocationDataSource (scanner + positioning engine -> locations) and the location replay source.
+        .target(
+            name: "BeaconLocation",
+            dependencies: [
+                "HCI", "Scanner", "Positioning", "LocationDisplay", .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: strict
+        ),
         // The daemon: pipeline (source -> scanner -> engine -> fixes), web map, API, metrics, config.
         .target(
             name: "Gateway",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning",
+                "HCI", "HCILinux", "Scanner", "Positioning", "LocationDisplay", "BeaconLocation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -82,15 +97,6 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy`).
-        .executableTarget(
-            name: "bluedot-bench", dependencies: ["Positioning"], path: "Tools/bluedot-bench",
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
-            swiftSettings: strict
-        ),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
         .testTarget(
             name: "ScannerTests",
@@ -100,9 +106,21 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "Positioning", "HCI", "HCILinux", "Scanner", "bluedot",
+                "Gateway", "LocationDisplay", "Positioning", "HCI", "HCILinux", "Scanner", "bluedot",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LocationDisplayTests", dependencies: ["LocationDisplay"], resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BeaconLocationTests",
+            dependencies: [
+                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -111,6 +129,16 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["HCI", "HCILinux", "Scanner", "bluedot"],
+            swiftSettings: strict
+        ),
+        // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy|latency`).
+        .executableTarget(
+            name: "bluedot-bench", dependencies: ["Positioning", "HCI", "LocationDisplay", "BeaconLocation"],
+            path: "Tools/bluedot-bench",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
     ]

@@ -32,9 +32,9 @@ public struct GatewayApp: Sendable {
         let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         let venue = try venue ?? VenueLoader.load(path: configuration.venuePath ?? "")
         self.venue = venue
-        var rules = DotDrawingRules()
-        rules.staleAfterSeconds = configuration.staleAfterSeconds
-        hub = LocationHub(rules: rules)
+        var settings = LocationHub.defaultSettings
+        settings.staleAfterSeconds = configuration.staleAfterSeconds
+        hub = LocationHub(settings: settings, planBearingDegrees: venue.origin?.bearingDegrees ?? 0)
         metrics = GatewayMetrics()
         var engine = EngineConfiguration.moving
         engine.intervalSeconds = configuration.intervalSeconds

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import LocationDisplay
 import Positioning
 import Scanner
 import HCI
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func fixesReachTheHubWithCoordinatesAndMetrics() {
-        let hub = LocationHub()
+        let hub = LocationHub(clock: ManualClock(start: 1000))
         let metrics = GatewayMetrics()
         let pipeline = Pipeline(venue: venue, configuration: .moving, hub: hub, metrics: metrics, wallClock: { 1000 })
         for o in standing(seconds: 10, unknown: true) { pipeline.ingest(o, arrivedAt: 999.4) }

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import LocationDisplay
 import Positioning
 
 /// A small world for router tests: a venue with three anchors and a plan, a web root and a fake Leaflet folder
@@ -7,7 +8,7 @@ import Positioning
 struct RouterFixture {
     let directory: URL
     let venue: Venue
-    let hub = LocationHub()
+    let hub = LocationHub(clock: ManualClock(start: 100))
     let metrics = GatewayMetrics()
 
     init(leaflet: Bool = true) throws {
@@ -35,11 +36,9 @@ struct RouterFixture {
             floors: [Venue.Floor(floor: 0, name: "Ground", planImage: plan.path)],
             bounds: Venue.Bounds(minX: 0, minY: 0, maxX: 10, maxY: 8))
         hub.publish(
-            LocationFix(t: 100, target: "self", x: 1.5, y: 2.5, floor: 0, horizontalAccuracy: 1.2, lastKnown: false, anchors: 3),
-            now: 100)
+            LocationFix(t: 100, target: "self", x: 1.5, y: 2.5, floor: 0, horizontalAccuracy: 1.2, lastKnown: false, anchors: 3))
         hub.publish(
-            LocationFix(t: 100, target: "tag-7", x: 4, y: 5, floor: 1, horizontalAccuracy: 2, lastKnown: false, anchors: 2),
-            now: 100)
+            LocationFix(t: 100, target: "tag-7", x: 4, y: 5, floor: 1, horizontalAccuracy: 2, lastKnown: false, anchors: 2))
     }
 
     func dependencies(token: String? = nil) -> GatewayRouter.Dependencies {

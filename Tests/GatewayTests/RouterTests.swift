@@ -38,6 +38,18 @@ import Testing
         }
     }
 
+    @Test func displaySettingsForThePagesAutoPan() async throws {
+        let fixture = try RouterFixture()
+        try await withClient(fixture) { client in
+            try await client.execute(uri: "/api/display", method: .get) { response in
+                #expect(String(buffer: response.body) == """
+                    {"wanderExtentFactor":0.5,"navigationPointHeightFactor":0.125,"initialZoomScale":250.0,\
+                    "staleAfterSeconds":5.0}
+                    """)
+            }
+        }
+    }
+
     @Test func locationsInTheFormatsDocument() async throws {
         let fixture = try RouterFixture()
         try await withClient(fixture) { client in

@@ -107,3 +107,27 @@ extension KalmanTests {
         expectConsistent(nees, label: "linear update")
     }
 }
+
+extension KalmanTests {
+    /// Density truncation: a mean deep inside is untouched; one at a wall moves in by σ √(2/π) (the half-normal
+    /// mean) with variance σ² (1 − 2/π), and the correlated velocity follows.
+    @Test func truncationToBoundsMatchesTheTruncatedNormal() {
+        let bounds = Venue.Bounds(minX: 0, minY: 0, maxX: 100, maxY: 100)
+        var inside = ConstantVelocityKalman(x: 50, y: 50, positionCovariance: Matrix.identity(2), velocitySigma: 1,
+                                            accelerationNoise: 0.1)
+        let before = inside
+        inside.truncate(to: bounds)
+        #expect(zip(inside.x, before.x).allSatisfy { abs($0 - $1) < 1e-12 })
+        var wall = ConstantVelocityKalman(x: 0, y: 50, positionCovariance: Matrix.identity(2, scale: 4),
+                                          velocitySigma: 1, accelerationNoise: 0.1)
+        wall.P[0, 2] = 1
+        wall.P[2, 0] = 1
+        wall.truncate(to: bounds)
+        let σ = 2.0
+        #expect(abs(wall.x[0] - σ * (2 / Double.pi).squareRoot()) < 1e-9)
+        #expect(abs(wall.P[0, 0] - σ * σ * (1 - 2 / Double.pi)) < 1e-9)
+        // Velocity moves by P_vx / P_xx times the shift.
+        #expect(abs(wall.x[2] - 0.25 * σ * (2 / Double.pi).squareRoot()) < 1e-9)
+        #expect(abs(wall.x[1] - 50) < 1e-12)
+    }
+}

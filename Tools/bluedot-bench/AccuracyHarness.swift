@@ -45,6 +45,9 @@ enum AccuracyHarness {
             case "radiusFloor": c.radiusFloorMeters = v
             case "height": c.targetHeightMeters = v
             case "holdover": c.holdoverSeconds = v
+            case "gridMax": c.gridPosteriorMaxAnchors = Int(v)
+            case "cell": c.gridCellMeters = v
+            case "truncate": c.truncateToBounds = v != 0
             case "update": c.update = EngineConfiguration.UpdateMethod(rawValue: parts[1]) ?? c.update
             case "source": c.rssiSource = EngineConfiguration.RSSISource(rawValue: parts[1]) ?? c.rssiSource
             default: FileHandle.standardError.write(Data("unknown key \(parts[0])\n".utf8))
@@ -55,13 +58,17 @@ enum AccuracyHarness {
     static func run(_ arguments: [String]) throws {
         let directory = arguments.first { !$0.contains("=") } ?? "/work/shared/data"
         let overrides = arguments.filter { $0.contains("=") }
-        let moving = overrides.filter { !$0.hasPrefix("static.") }
-        let stationary = overrides.map { $0.hasPrefix("static.") ? String($0.dropFirst(7)) : $0 }
-            .filter { !$0.hasPrefix("moving.") }
+        // Plain keys apply to every set; `moving.key=value` and `static.key=value` to one kind only.
+        func strip(_ o: String, _ prefix: String) -> String? {
+            o.hasPrefix(prefix) ? String(o.dropFirst(prefix.count)) : nil
+        }
+        let plain = overrides.filter { !$0.hasPrefix("moving.") && !$0.hasPrefix("static.") }
+        let moving = plain + overrides.compactMap { strip($0, "moving.") }
+        let stationary = plain + overrides.compactMap { strip($0, "static.") }
         print("set                         median    p90  cov68  missing")
         for set in try loadSets(directory) {
             var configuration = set.isStatic ? EngineConfiguration.stationary : EngineConfiguration.moving
-            apply((set.isStatic ? stationary : moving).filter { !$0.hasPrefix("moving.") }, to: &configuration)
+            apply(set.isStatic ? stationary : moving, to: &configuration)
             let venue = try VenueLoader.load(path: set.venue)
             var calibrator = PathLossCalibrator()
             for o in overrides where o.hasPrefix("cal.") {

@@ -12,8 +12,11 @@ case "accuracy":
         FileHandle.standardError.write(Data("bluedot-bench accuracy: \(error)\n".utf8))
         exit(1)
     }
+case "latency":
+    await LatencyBenchmark.run(Array(arguments.dropFirst()))
 default:
     print("usage: bluedot-bench positioning [--observations N] [--targets N] [--anchors N]")
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
+    print("       bluedot-bench latency [--seconds S] [--pace X] [--seed N]")
     exit(arguments.isEmpty ? 0 : 2)
 }

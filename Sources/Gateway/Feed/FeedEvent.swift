@@ -3,7 +3,7 @@ import Positioning
 /// One message of the push feed (`GET /api/feed`, server-sent events).
 ///
 /// `fix`: a target's new fix (location format of `docs/formats.md`) with its drawing state and the wall time of
-/// the newest advertising report behind it; `display`: a target's drawing state changed without a new fix
+/// the newest advertising report behind it (the display engine's drawing state: `DotDrawing`); `display`: a target's drawing state changed without a new fix
 /// (it went stale); `removed`: a target was not heard for the removal timeout.
 public enum FeedEvent: Sendable, Hashable {
     /// A new fix.
@@ -43,9 +43,9 @@ public enum FeedEvent: Sendable, Hashable {
 
     /// A drawing state as a JSON object.
     static func json(_ d: DotDrawing) -> String {
-        var text = "{\"symbol\":\"\(d.symbol.rawValue)\",\"accuracy\":\(number(d.accuracyMeters, decimals: 2))"
-        if let course = d.courseDegrees { text += ",\"course\":\(number(course, decimals: 1))" }
-        return text + ",\"ping\":\(d.ping)}"
+        var text = "{\"symbol\":\"\(d.symbol)\",\"accuracy\":\(number(d.accuracyMeters, decimals: 2))"
+        if let rotation = d.rotationDegrees { text += ",\"rotation\":\(number(rotation, decimals: 1))" }
+        return text + ",\"ping\":\(d.ping),\"pingSequence\":\(d.pingSequence)}"
     }
 
     /// A finite number with at most `decimals` decimals, trailing zeros dropped.

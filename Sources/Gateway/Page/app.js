@@ -10,8 +10,8 @@
   const fetchOptions = token ? { headers: { Authorization: 'Bearer ' + token } } : {};
   const feedQuery = token ? '?access_token=' + encodeURIComponent(token) : '';
 
-  // The display engine's auto-pan parameters (LocationDisplay defaults).
-  const AUTO_PAN = { wanderExtentFactor: 0.5, navigationPointHeightFactor: 0.125, initialZoom: 3 };
+  // The display engine's auto-pan settings, replaced by GET /api/display (LocationDisplaySettings).
+  const AUTO_PAN = { wanderExtentFactor: 0.5, navigationPointHeightFactor: 0.125, initialZoomScale: null };
   const SELF = 'self';
 
   const state = {
@@ -43,8 +43,15 @@
     };
   }
 
+  // The Leaflet zoom showing the map at 1:N on a 96 dpi screen (CRS.Simple: 2^zoom pixels per metre).
+  function zoomForScale(n) {
+    return Math.log2(96 / (0.0254 * n));
+  }
+
   // ---- venue, floors, plans, anchors ----
   async function loadVenue() {
+    const settings = await fetch('/api/display', fetchOptions).then((r) => (r.ok ? r.json() : null));
+    if (settings) Object.assign(AUTO_PAN, settings);
     const response = await fetch('/api/venue', fetchOptions);
     if (!response.ok) throw new Error('GET /api/venue: ' + response.status);
     const venue = await response.json();
@@ -126,13 +133,12 @@
     const element = t.marker.getElement();
     const box = element && element.querySelector('.bd-marker');
     if (!box || !t.display) return;
-    box.classList.toggle('bd-course', t.display.symbol === 'course');
+    box.classList.toggle('bd-course', t.display.symbol === 'course' || t.display.symbol === 'heading');
     box.classList.toggle('bd-acquiring', t.display.symbol === 'acquiring');
     t.circle.setStyle({ color: t.display.symbol === 'acquiring' ? '#9aa0a6' : (t.id === SELF ? '#1a73e8' : '#d93f87') });
-    if (t.display.symbol === 'course' && typeof t.display.course === 'number') {
-      // Course is clockwise from +y, or from north with a geographic origin: turn it back onto the plan.
-      const bearing = state.venue && state.venue.origin ? state.venue.origin.bearing : 0;
-      box.querySelector('.bd-arrow').style.transform = `rotate(${t.display.course - bearing}deg)`;
+    if (typeof t.display.rotation === 'number') {
+      // The display engine's arrow direction, degrees clockwise from the plan's +y (screen up).
+      box.querySelector('.bd-arrow').style.transform = `rotate(${t.display.rotation}deg)`;
     }
     if (ping && t.display.ping) {
       const ring = document.createElement('div');
@@ -204,7 +210,8 @@
     const at = toLatLng(fix.x, fix.y);
     if (state.pendingInitialZoom) {
       state.pendingInitialZoom = false;
-      map.setView(at, Math.max(map.getZoom(), AUTO_PAN.initialZoom), { animate: false });
+      const zoom = AUTO_PAN.initialZoomScale ? zoomForScale(AUTO_PAN.initialZoomScale) : map.getZoom();
+      map.setView(at, zoom, { animate: false });
     }
     if (state.follow === 'recenter') {
       // Recentre when the dot leaves the wander extent: the visible extent scaled about its centre.

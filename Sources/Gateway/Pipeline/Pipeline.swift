@@ -52,7 +52,7 @@ public final class Pipeline: Sendable {
         let now = wallClock()
         for (engineFix, arrival) in zip(fixes, arrivals) {
             let fix = projection?.geographic(engineFix) ?? engineFix
-            hub.publish(fix, now: now, reportedAt: arrival)
+            hub.publish(fix, reportedAt: arrival)
             metrics.fixes.increment()
             if let arrival {
                 metrics.reportToFixLatency.record(.nanoseconds(Int64(max(0, now - arrival) * 1e9)))

@@ -74,7 +74,7 @@ public struct PipelineService: Service {
     private func sweepLoop(stopped: SharedValue<Bool>) async {
         while !stopped.value && !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
-            pipeline.hub.sweep(now: wallClock())
+            pipeline.hub.sweep()
             copyStatistics(into: pipeline)
         }
     }

@@ -1,8 +1,8 @@
 import Hummingbird
 import Positioning
 
-/// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, current locations, the
-/// push feed, health and metrics, behind the bearer token when one is set.
+/// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, the display engine's
+/// auto-pan settings, current locations, the push feed, health and metrics, behind the bearer token when one is set.
 public enum GatewayRouter {
     /// What the routes read.
     public struct Dependencies: Sendable {
@@ -44,6 +44,13 @@ public enum GatewayRouter {
         let venueJSON = VenueDocument(d.venue).json()
         let started = d.wallClock()
         router.get("/api/venue") { _, _ in json(venueJSON) }
+        let settings = d.hub.settings
+        let displayJSON =
+            "{\"wanderExtentFactor\":\(settings.wanderExtentFactor),"
+            + "\"navigationPointHeightFactor\":\(settings.navigationPointHeightFactor),"
+            + "\"initialZoomScale\":\(settings.initialZoomScale.map { "\($0)" } ?? "null"),"
+            + "\"staleAfterSeconds\":\(settings.staleAfterSeconds)}"
+        router.get("/api/display") { _, _ in json(displayJSON) }
         router.get("/api/venue/plan/:floor") { _, context in
             guard let text = context.parameters.get("floor"), let level = Int(text), abs(level) < 1000 else {
                 return problem(.badRequest, "floor must be an integer")

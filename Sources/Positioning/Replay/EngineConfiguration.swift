@@ -36,10 +36,18 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var reportsMotion: Bool = true
     /// Multiplier on each anchor's shadowing sigma for one tick's measurement.
     public var sigmaScale: Double = 1
-    /// Packet-to-packet jitter, dB: adds jitter²/count to each tick measurement's variance.
+    /// Packet-to-packet jitter at a fixed spot, dB: the part of the model's sigma that averaging n packets
+    /// divides by n (the rest, shadowing, is a property of the place and does not average out).
     public var jitterSigmaDB: Double = 3
     /// Per-measurement innovation gate on νᵢ²/Sᵢ (chi-square, 1 degree of freedom).
     public var gate: Double = 10.83
+    /// Snapshot fixes (the first fix of a target, every fix in `.snapshot` mode) from this many anchors or fewer
+    /// use the grid posterior mean instead of the Gauss-Newton optimum.
+    public var gridPosteriorMaxAnchors: Int = 2
+    /// Cell size of the grid posterior, metres.
+    public var gridCellMeters: Double = 0.25
+    /// Whether the estimate is kept in the venue bounds by truncating its Gaussian (else by clamping the mean).
+    public var truncateToBounds: Bool = true
     /// Huber threshold of the solver, in sigmas.
     public var huberThreshold: Double = 2
     /// Hampel window, seconds.
@@ -53,7 +61,7 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Fixes keep coming (last known) this long after a target's last observation, seconds.
     public var holdoverSeconds: Double = 30
     /// Multiplier on the filter's 68% radius (model error the filter does not see).
-    public var radiusScale: Double = 1
+    public var radiusScale: Double = 1.1
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.
@@ -65,9 +73,12 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Defaults for a moving target (walkers, robots).
     public static var moving: EngineConfiguration { EngineConfiguration() }
 
-    /// Defaults for a device that stays put (fingerprint scans, fixed gateways): no motion model to speak of.
+    /// Defaults for a device that stays put (fingerprint scans, fixed gateways): every fix is the grid
+    /// posterior of the anchors' window medians, no motion model.
     public static var stationary: EngineConfiguration {
         var c = EngineConfiguration()
+        c.update = .snapshot
+        c.gridPosteriorMaxAnchors = .max
         c.accelerationNoise = 0.001
         c.initialVelocitySigma = 0.05
         c.reportsMotion = false

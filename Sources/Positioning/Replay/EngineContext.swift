@@ -5,6 +5,7 @@ struct EngineContext: Sendable {
     let bounds: Venue.Bounds?
     let solver: PositionSolver
     let trilaterator: Trilaterator
+    let grid: GridPosterior
     let targetHeightMeters: Double
 
     init(venue: Venue, configuration: EngineConfiguration) {
@@ -14,6 +15,8 @@ struct EngineContext: Sendable {
         solver = PositionSolver(loss: .huber(configuration.huberThreshold), bounds: venue.bounds)
         trilaterator = Trilaterator(bounds: venue.bounds, anchors: venue.anchors,
                                     loss: .huber(configuration.huberThreshold))
+        grid = GridPosterior(bounds: venue.bounds ?? Trilaterator.anchorArea(venue.anchors),
+                             cellMeters: configuration.gridCellMeters, loss: .huber(configuration.huberThreshold))
         let flat = venue.anchors.allSatisfy { $0.z == 0 }
         targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)
     }

@@ -73,7 +73,7 @@ struct TargetTracker {
             k = snapshot(measurements, context: context)
         }
         k.capSpeed(c.maximumSpeed)
-        k.clampPosition(to: context.bounds)
+        if c.truncateToBounds { k.truncate(to: context.bounds) } else { k.clampPosition(to: context.bounds) }
         kalman = k
         lastTickTime = g
         if heard > 0 {
@@ -95,6 +95,10 @@ struct TargetTracker {
     /// A filter started from one trilateration fix (with the venue prior, so one or two anchors are fine).
     private func snapshot(_ measurements: [RSSIMeasurement], context: EngineContext) -> ConstantVelocityKalman {
         let c = context.configuration
+        if measurements.count <= c.gridPosteriorMaxAnchors, let g = context.grid.estimate(measurements) {
+            return ConstantVelocityKalman(x: g.x, y: g.y, positionCovariance: g.covariance,
+                                          velocitySigma: c.initialVelocitySigma, accelerationNoise: c.accelerationNoise)
+        }
         let fix = context.trilaterator.locate(measurements)
         let prior = context.trilaterator
         return ConstantVelocityKalman(
@@ -125,8 +129,10 @@ struct TargetTracker {
                 (value, count) = (tick.meanDBm, tick.count)
             }
             let model = table.models[a]
-            let s = c.sigmaScale * model.shadowingSigmaDB
-            let sigma = (s * s + c.jitterSigmaDB * c.jitterSigmaDB / Double(count)).squareRoot()
+            // The model's sigma (the calibration residual) holds the packet jitter j once; averaging n packets
+            // keeps only j²/n of it: σ² = σ_model² − j² (1 − 1/n), never below j².
+            let s2 = model.shadowingSigmaDB * model.shadowingSigmaDB, j2 = c.jitterSigmaDB * c.jitterSigmaDB
+            let sigma = c.sigmaScale * max(s2 - j2 * (1 - 1 / Double(count)), j2).squareRoot()
             let anchor = table.anchors[a]
             out.append(RSSIMeasurement(anchorX: anchor.x, anchorY: anchor.y,
                                        heightDifferenceMeters: table.heights[a] - context.targetHeightMeters,

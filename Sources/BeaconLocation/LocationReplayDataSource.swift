@@ -1,0 +1,30 @@
+import LocationDisplay
+import Positioning
+
+/// Plays a location JSONL file (the location stream of `docs/formats.md`) as a data source, paced by its `t`
+/// values on an injected clock, keeping the recorded timestamps.
+///
+/// The file is read on `start()` with Positioning's `LocationReader`; a missing or malformed file fails the start
+/// with its `JSONLinesError` (file and line). With `target`, only that target's fixes are played.
+public final class LocationReplayDataSource: PlaybackLocationDataSource, @unchecked Sendable {
+    /// The JSONL file.
+    public let path: String
+    /// The target to play, or `nil` for every line.
+    public let target: String?
+    private let origin: GeographicOrigin?
+
+    /// Creates a replay of `path`; `origin` adds latitude and longitude to fixes without them.
+    public init(path: String, target: String? = "self", origin: GeographicOrigin? = nil, loops: Bool = false,
+                timeScale: Double = 1, clock: any LocationClock = SystemLocationClock()) {
+        self.path = path
+        self.target = target
+        self.origin = origin
+        super.init(clock: clock, loops: loops, timeScale: timeScale, restampsToClock: false)
+    }
+
+    /// Reads the file and returns its fixes (for `target`) as locations.
+    override public func loadLocations() async throws -> [Location] {
+        let fixes = try LocationReader.read(path: path)
+        return fixes.filter { target == nil || $0.target == target }.map { Location($0, origin: origin) }
+    }
+}

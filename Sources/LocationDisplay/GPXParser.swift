@@ -1,0 +1,42 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads GPX 1.1 with Foundation's `XMLParser`: tracks, segments, routes and their points' `lat`, `lon`, `ele`
+/// and `time`. Namespaces and prefixes are handled; `extensions` and unknown elements are skipped.
+public enum GPXParser {
+    /// Parses GPX bytes; `file` names them in errors.
+    public static func parse(_ data: Data, file: String) throws(GPXError) -> GPXDocument {
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        let handler = GPXParserDelegate(file: file)
+        parser.delegate = handler
+        let ok = parser.parse()
+        if let failure = handler.failure { throw failure }
+        if !ok {
+            let reason = parser.parserError.map { String(describing: ($0 as NSError).localizedDescription) }
+            throw GPXError(file: file, line: parser.lineNumber, message: "malformed XML: \(reason ?? "unknown error")")
+        }
+        guard handler.sawRoot else { throw GPXError(file: file, line: nil, message: "no <gpx> root element") }
+        return handler.document
+    }
+
+    /// Reads and parses a file.
+    public static func parse(path: String) throws(GPXError) -> GPXDocument {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw GPXError(file: path, line: nil, message: "cannot read the file")
+        }
+        return try parse(data, file: path)
+    }
+
+    /// Parses an ISO 8601 / RFC 3339 time such as `2024-05-01T10:00:00Z` or `2024-05-01T12:00:00.250+02:00`.
+    public static func parseTime(_ text: String) -> Double? {
+        let plain = ISO8601DateFormatter()
+        plain.formatOptions = [.withInternetDateTime]
+        if let date = plain.date(from: text) { return date.timeIntervalSince1970 }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text)?.timeIntervalSince1970
+    }
+}

@@ -1,0 +1,31 @@
+/// The state of a many-target `LocationSource`, after MapsIndoors' `MPLocationSourceStatus`.
+public enum LocationSourceStatus: Sendable, Hashable {
+    /// Delivering locations.
+    case available
+    /// Cannot deliver now (receivers offline, upstream failed).
+    case unavailable
+    /// Getting ready; no locations yet.
+    case initialising
+    /// Switched off on purpose.
+    case inactive
+}
+
+/// One thing a `LocationSource` tells its observers.
+public enum LocationSourceEvent: Sendable, Hashable {
+    /// These targets have new locations.
+    case updated([Location])
+    /// These targets were removed (not heard for the timeout, or deleted by the source).
+    case deleted([String])
+    /// The source's status changed.
+    case statusChanged(LocationSourceStatus)
+}
+
+/// Receives a `LocationSource`'s events, in order, on a task of its own (MapsIndoors' observer callbacks).
+public protocol LocationSourceObserver: AnyObject, Sendable {
+    /// Targets have new locations.
+    func onLocationsUpdated(_ locations: [Location], source: LocationSource)
+    /// Targets were removed.
+    func onLocationsDeleted(_ targetIDs: [String], source: LocationSource)
+    /// The source's status changed.
+    func onStatusChanged(_ status: LocationSourceStatus, source: LocationSource)
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The exact posterior of the position on a grid over the venue, for the cases a Gaussian serves badly.
+///
+/// With a uniform prior over the bounds and independent Gaussian RSSI errors (robustified by the same Huber
+/// loss as the solver), `p(x | z) ∝ exp(−Σᵢ ρ((zᵢ − hᵢ(x)) / σᵢ))`, evaluated at the centre of every cell. Its
+/// mean is the minimum mean-square-error estimate and its covariance the honest spread: with one anchor the
+/// posterior is a ring whose mean lies near the anchor, with two a pair of arcs; a Gauss-Newton solver would
+/// pick one point of the ring and report a small covariance around it. (Grid-based Bayesian estimation: Arulampalam
+/// et al., "A tutorial on particle filters", IEEE TSP 50(2), 2002, §IV.B.)
+public struct GridPosterior: Sendable {
+    /// Where the target can be.
+    public let bounds: Venue.Bounds
+    /// Cell size, metres.
+    public let cellMeters: Double
+    /// The robust loss on normalized residuals.
+    public let loss: RobustLoss
+    private let xs: [Double]
+    private let ys: [Double]
+
+    /// Creates a grid over the bounds with cells of about `cellMeters` (at most 200 per axis).
+    public init(bounds: Venue.Bounds, cellMeters: Double = 0.25, loss: RobustLoss = .huber(2)) {
+        self.bounds = bounds
+        self.loss = loss
+        let w = bounds.maxX - bounds.minX, h = bounds.maxY - bounds.minY
+        let nx = min(max(Int((w / cellMeters).rounded(.up)), 1), 200)
+        let ny = min(max(Int((h / cellMeters).rounded(.up)), 1), 200)
+        self.cellMeters = max(w / Double(nx), h / Double(ny))
+        xs = (0..<nx).map { bounds.minX + (Double($0) + 0.5) * w / Double(nx) }
+        ys = (0..<ny).map { bounds.minY + (Double($0) + 0.5) * h / Double(ny) }
+    }
+
+    /// The posterior mean and covariance (including the cell's own uniform spread); nil without measurements.
+    public func estimate(_ measurements: [RSSIMeasurement]) -> (x: Double, y: Double, covariance: Matrix)? {
+        guard !measurements.isEmpty else { return nil }
+        var logp = [Double](repeating: 0, count: xs.count * ys.count)
+        var best = -Double.infinity
+        for (j, y) in ys.enumerated() {
+            for (i, x) in xs.enumerated() {
+                var l = 0.0
+                for z in measurements {
+                    l -= loss.loss((z.rssiDBm - z.predictedRSSIDBm(x: x, y: y)) / z.sigmaDB)
+                }
+                logp[j * xs.count + i] = l
+                best = max(best, l)
+            }
+        }
+        var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0
+        for (j, y) in ys.enumerated() {
+            for (i, x) in xs.enumerated() {
+                let w = exp(logp[j * xs.count + i] - best)
+                sw += w
+                sx += w * x
+                sy += w * y
+                sxx += w * x * x
+                sxy += w * x * y
+                syy += w * y * y
+            }
+        }
+        let mx = sx / sw, my = sy / sw
+        let cell = cellMeters * cellMeters / 12
+        let C = Matrix(rows: 2, columns: 2, entries: [sxx / sw - mx * mx + cell, sxy / sw - mx * my,
+                                                      sxy / sw - mx * my, syy / sw - my * my + cell])
+        return (mx, my, C.symmetrized)
+    }
+}

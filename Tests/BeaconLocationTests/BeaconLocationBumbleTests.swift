@@ -1,0 +1,74 @@
+import BeaconLocation
+import Foundation
+import HCILinux
+import LocationDisplay
+import Positioning
+import Testing
+
+@Suite("BeaconLocationDataSource over the Bumble virtual controller", .serialized,
+       .enabled(if: BumbleWorld.enabled,
+                "no Python with bumble: set BLUEDOT_PYTHON or create .venv; BLUEDOT_REQUIRE_INTEGRATION=1 fails"))
+struct BeaconLocationBumbleTests {
+    /// Five iBeacons around a 10 m x 8 m room at 1 m height; the receiver stands at (4, 3, 1).
+    static let beacons: [(minor: Int, x: Double, y: Double)] = [(1, 0, 0), (2, 10, 0), (3, 10, 8), (4, 0, 8), (5, 5, 4)]
+    static let receiver = (x: 4.0, y: 3.0)
+    static let uuid = "f7826da6-4fa2-4e98-8024-bc5b71e0893e"
+
+    static func writeConfig() throws -> String {
+        let entries = beacons.map { b in
+            """
+            {"frame": "ibeacon", "uuid": "\(uuid)", "major": 1, "minor": \(b.minor), "x": \(b.x), "y": \(b.y), \
+            "z": 1.0}
+            """
+        }
+        let json = """
+        {"receiver": {"x": \(receiver.x), "y": \(receiver.y), "z": 1.0}, "noise": {"sigma": 1.0},
+         "defaults": {"measuredPower": -59, "pathLossExponent": 2.0, "intervalMs": 100},
+         "beacons": [\(entries.joined(separator: ",\n"))]}
+        """
+        let path = temporaryPath("world.json")
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static let venue = Venue(
+        name: "bumble room", model: PathLossModel(measuredPowerDBm: -59, pathLossExponent: 2, shadowingSigmaDB: 2),
+        anchors: beacons.map { Anchor(id: "ibeacon:\(uuid):1:\($0.minor)", x: $0.x, y: $0.y, z: 1) },
+        bounds: .init(minX: 0, minY: 0, maxX: 10, maxY: 8))
+
+    @Test("a live scan locates the receiver; stop closes the session")
+    func locatesTheReceiver() async throws {
+        let config = try Self.writeConfig()
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let world = try await BumbleWorld(config: config)
+        defer { world.stop() }
+        let transport = try H4StreamTransport(tcp: "127.0.0.1:\(world.port)")
+        let source = BeaconLocationDataSource(transport: transport, venue: Self.venue, logger: quietLogger)
+        let locations = source.locations
+        try await source.start()
+        #expect(source.status == .started)
+        // Six fixes on the 1 s grid: the engine settles within the first few.
+        let received = try await withThrowingTaskGroup(of: [Location].self) { group in
+            group.addTask { await collect(locations, count: 6) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))
+                return []
+            }
+            let first = try await group.next() ?? []
+            group.cancelAll()
+            return first
+        }
+        await source.stop()
+        #expect(source.status == .stopped)
+        #expect(received.count == 6, "got \(received.count) locations in 20 s")
+        // Tolerance: 1 dB noise, 5 beacons within 7 m; the last three fixes within 1.0 m of the receiver.
+        for location in received.suffix(3) {
+            let error = hypot(location.x - Self.receiver.x, location.y - Self.receiver.y)
+            #expect(error < 1.0, "fix at (\(location.x), \(location.y)) is \(error) m off")
+            #expect(location.anchorCount == 5)
+        }
+        let statistics = source.statistics
+        #expect(statistics.unknownAnchors == 0)
+        #expect(statistics.observations >= 5 * 5 * 4)
+    }
+}

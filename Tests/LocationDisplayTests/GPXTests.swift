@@ -1,0 +1,118 @@
+import Foundation
+import LocationDisplay
+import Testing
+
+/// The path of a GPX fixture.
+func gpxFixture(_ name: String) -> String {
+    Bundle.module.resourcePath! + "/Fixtures/GPX/" + name
+}
+
+@Suite("GPX parsing and playback")
+struct GPXTests {
+    @Test("Garmin export: namespaces and extensions are skipped, values read")
+    func garmin() throws {
+        let document = try GPXParser.parse(path: gpxFixture("garmin-edge-walk.gpx"))
+        #expect(document.tracks.count == 1)
+        #expect(document.tracks[0].name == "Warsaw Walking")
+        let points = document.tracks[0].segments[0]
+        #expect(points.count == 4)
+        #expect(points[1].latitude == 52.22979 && points[1].longitude == 21.0122)
+        #expect(points[1].elevationMeters == 101.6)
+        #expect(points[1].time == 1_714_557_605)
+    }
+
+    @Test("Strava export: two segments, offsets and fractional seconds")
+    func strava() throws {
+        let document = try GPXParser.parse(path: gpxFixture("strava-two-segments.gpx"))
+        let segments = document.tracks[0].segments
+        #expect(segments.map(\.count) == [2, 2])
+        // 09:15:04.500+02:00 is 07:15:04.5Z.
+        #expect(abs((segments[0][1].time ?? 0) - 1_717_312_504.5) < 1e-3)
+        let (points, starts) = try #require(document.firstPath())
+        #expect(starts == [0, 2])
+        #expect(points.count == 4)
+    }
+
+    @Test("OsmAnd route with a prefix and no times is paced at the fallback speed")
+    func routeWithoutTimes() async throws {
+        let clock = ManualClock(start: 0)
+        let source = GPXLocationDataSource(path: gpxFixture("osmand-route-no-times.gpx"),
+                                           fallbackSpeedMetersPerSecond: 2, clock: clock)
+        let stream = source.locations
+        try await source.start()
+        var iterator = stream.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        #expect(first.x == 0 && first.y == 0 && first.latitude == 52.2297)
+        await clock.waitForSleepers()
+        // 0.00009° of latitude is 10.019 m on the WGS84-radius sphere: 5.01 s at 2 m/s.
+        clock.advance(by: 5.0)
+        #expect(source.deliveredCount == 1)
+        clock.advance(by: 0.02)
+        let second = try #require(await iterator.next())
+        #expect(abs(second.y - 10.019) < 0.01)
+        #expect(abs(second.timestamp - 5.0097) < 1e-3)
+        #expect(second.speedMetersPerSecond.map { abs($0 - 2) < 1e-9 } == true)
+        #expect(second.courseDegrees.map { abs($0) < 1e-6 } == true)
+        await source.stop()
+    }
+
+    @Test("timestamps pace playback; course and speed come from consecutive points")
+    func timestampPacing() async throws {
+        let clock = ManualClock(start: 1000)
+        let source = GPXLocationDataSource(path: gpxFixture("garmin-edge-walk.gpx"), clock: clock)
+        let stream = source.locations
+        try await source.start()
+        var iterator = stream.makeAsyncIterator()
+        var seen: [Location] = []
+        seen.append(try #require(await iterator.next()))
+        for step in [5.0, 5.0, 10.0] {
+            await clock.waitForSleepers()
+            clock.advance(by: step)
+            seen.append(try #require(await iterator.next()))
+        }
+        #expect(seen.map(\.timestamp) == [1000, 1005, 1010, 1020])
+        #expect(abs(seen[3].x - 10.02) < 0.02 && abs(seen[3].y - 20.04) < 0.02)
+        #expect(seen[3].courseDegrees.map { abs($0 - 90) < 0.01 } == true)
+        #expect(seen[1].speedMetersPerSecond.map { abs($0 - 2.004) < 0.002 } == true)
+        #expect(seen[0].z == 101.4)
+        await source.stop()
+    }
+
+    @Test("a point without a time is paced at the fallback speed; segment starts carry no speed")
+    func missingTimesAndSegments() async throws {
+        let source = GPXLocationDataSource(path: gpxFixture("phone-logger-missing-times.gpx"),
+                                           fallbackSpeedMetersPerSecond: 1)
+        let document = try GPXParser.parse(path: gpxFixture("phone-logger-missing-times.gpx"))
+        let (points, starts) = try #require(document.firstPath())
+        let located = source.pacedLocations(points: points, segmentStarts: starts)
+        // 0.0000898° ≈ 9.997 m; both gaps touch the untimed point, so both take 9.997 s at 1 m/s.
+        #expect(abs(located[1].timestamp - 9.997) < 0.01)
+        #expect(abs(located[2].timestamp - 19.994) < 0.02)
+
+        let strava = try GPXParser.parse(path: gpxFixture("strava-two-segments.gpx"))
+        let path = try #require(strava.firstPath())
+        let walk = source.pacedLocations(points: path.points, segmentStarts: path.segmentStarts)
+        #expect(walk[1].speedMetersPerSecond != nil)
+        #expect(walk[2].speedMetersPerSecond == nil)
+        #expect(abs(walk[2].timestamp - 60) < 1e-3)
+    }
+
+    @Test("broken files fail the start, naming the file, the line and the problem", arguments: [
+        ("broken-unclosed-trkseg.gpx", "malformed XML"),
+        ("broken-bad-latitude.gpx", "6: <trkpt> lat \"52,2298\" is not a number"),
+        ("broken-waypoints-only.gpx", "no track or route with points"),
+        ("broken-bad-time.gpx", "5: <time> \"yesterday at noon\" is not an ISO 8601 time"),
+        ("broken-not-gpx.gpx", "not a GPX file: the root element is <kml>"),
+        ("does-not-exist.gpx", "cannot read the file"),
+    ])
+    func brokenFiles(name: String, expected: String) async throws {
+        let path = gpxFixture(name)
+        let source = GPXLocationDataSource(path: path, clock: ManualClock())
+        let error = await #expect(throws: GPXError.self) { try await source.start() }
+        #expect(source.status == .failedToStart)
+        let message = try #require(error).description
+        #expect(message.hasPrefix(path))
+        #expect(message.contains(expected), "\(message)")
+        if name == "broken-unclosed-trkseg.gpx" { #expect(error?.line != nil) }
+    }
+}

@@ -1,0 +1,124 @@
+import LocationDisplay
+import Testing
+
+/// Records observer callbacks and lets a test wait for a number of them.
+final class RecordingObserver: LocationSourceObserver {
+    let log = LockedValue<[String]>([])
+    let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+
+    func onLocationsUpdated(_ locations: [Location], source: LocationSource) {
+        record("updated " + locations.map { "\($0.targetID)@\(Int($0.x))" }.joined(separator: ","))
+    }
+
+    func onLocationsDeleted(_ targetIDs: [String], source: LocationSource) {
+        record("deleted " + targetIDs.joined(separator: ","))
+    }
+
+    func onStatusChanged(_ status: LocationSourceStatus, source: LocationSource) {
+        record("status \(status)")
+    }
+
+    private func record(_ line: String) {
+        log.withLock { $0.append(line) }
+        continuation.yield()
+    }
+
+    func waitFor(_ count: Int) async -> [String] {
+        var iterator = stream.makeAsyncIterator()
+        while log.withLock({ $0.count }) < count { _ = await iterator.next() }
+        return log.withLock { $0 }
+    }
+}
+
+func tag(_ id: String, _ x: Double, _ y: Double) -> Location {
+    Location(x: x, y: y, timestamp: 0, horizontalAccuracyMeters: 1, targetID: id)
+}
+
+@Suite("LocationSource (many targets)")
+struct LocationSourceTests {
+    @Test("observers hear status, updates and timeout deletions in order")
+    func observerSequence() async {
+        let clock = ManualClock(start: 0)
+        let source = LocationSource(id: "tags", deleteAfterSeconds: 10, clock: clock)
+        let observer = RecordingObserver()
+        source.addObserver(observer)
+        source.setStatus(.available)
+        source.update([tag("a", 1, 0), tag("b", 2, 0)])
+        clock.advance(by: 6)
+        source.update([tag("a", 3, 0)])
+        clock.advance(by: 4)
+        #expect(source.expireStale() == [])      // b heard 10 s ago: not yet more than the timeout
+        clock.advance(by: 0.5)
+        #expect(source.expireStale() == ["b"])
+        let log = await observer.waitFor(5)
+        #expect(log == ["status initialising", "status available", "updated a@1,b@2", "updated a@3", "deleted b"])
+        #expect(source.locations.keys.sorted() == ["a"])
+        source.removeObserver(observer)
+    }
+
+    @Test("runExpiry deletes on the clock's schedule")
+    func periodicExpiry() async {
+        let clock = ManualClock(start: 0)
+        let source = LocationSource(id: "tags", deleteAfterSeconds: 2, clock: clock)
+        let events = source.events
+        source.update([tag("a", 0, 0)])
+        let expiry = Task { await source.runExpiry(everySeconds: 1) }
+        for _ in 0..<3 {
+            await clock.waitForSleepers()
+            clock.advance(by: 1)
+        }
+        await clock.waitForSleepers()
+        let seen = await collect(events, count: 3)
+        #expect(seen == [.statusChanged(.initialising), .updated([tag("a", 0, 0)]), .deleted(["a"])])
+        expiry.cancel()
+    }
+
+    @Test("a late listener starts from the current status and locations")
+    func snapshotFirst() async {
+        let source = LocationSource(id: "tags", clock: ManualClock())
+        source.setStatus(.available)
+        source.update([tag("b", 2, 0), tag("a", 1, 0)])
+        let seen = await collect(source.events, count: 2)
+        #expect(seen == [.statusChanged(.available), .updated([tag("a", 1, 0), tag("b", 2, 0)])])
+    }
+
+    @Test("a relaying source marks rooms busy from the people in them")
+    func roomOccupancy() async {
+        let clock = ManualClock(start: 0)
+        let people = LocationSource(id: "people", deleteAfterSeconds: 5, clock: clock)
+        let rooms = RoomOccupancySource(
+            id: "rooms", upstream: people,
+            rooms: [.init(id: "kitchen", extent: MapExtent(minX: 0, minY: 0, maxX: 4, maxY: 4)),
+                    .init(id: "meeting", extent: MapExtent(minX: 5, minY: 0, maxX: 10, maxY: 4))],
+            busyThreshold: 2, clock: clock)
+        let events = rooms.events
+        rooms.start()
+        people.setStatus(.available)
+        people.update([tag("ann", 1, 1), tag("bob", 6, 1)])
+        people.update([tag("bob", 2, 2)])
+        clock.advance(by: 6)
+        people.expireStale()
+        var occupancy: [[String: String]] = []
+        var statuses: [LocationSourceStatus] = []
+        for await event in events {
+            switch event {
+            case .updated(let locations):
+                occupancy.append(Dictionary(uniqueKeysWithValues: locations.map {
+                    ($0.targetID, "\($0.attributes["occupancy"]!)/\($0.attributes["busy"]!)")
+                }))
+            case .statusChanged(let status): statuses.append(status)
+            case .deleted: Issue.record("rooms are never deleted")
+            }
+            if occupancy.count == 4 { break }
+        }
+        #expect(statuses == [.initialising, .available])
+        #expect(occupancy == [
+            ["kitchen": "0/false", "meeting": "0/false"],
+            ["kitchen": "1/false", "meeting": "1/false"],
+            ["kitchen": "2/true", "meeting": "0/false"],
+            ["kitchen": "0/false"],
+        ])
+        rooms.stop()
+        #expect(rooms.status == .inactive)
+    }
+}
