@@ -8,7 +8,8 @@
 //   Positioning (pure maths and formats)
 //   LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources)
 //   HCI, Scanner, Positioning, LocationDisplay  <-  BeaconLocation (beacons -> locations; any HCITransport)
-//   bluedot (thin executable) -> Scanner, HCILinux, Positioning
+//   HCI, HCILinux, Scanner, Positioning, LocationDisplay  <-  Gateway (daemon: pipeline, web map, API, metrics)
+//   bluedot (thin executable) -> Scanner, HCILinux, Positioning, Gateway
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -76,7 +77,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "LocationDisplay", "BeaconLocation",
+                "HCI", "HCILinux", "Scanner", "Positioning", "LocationDisplay",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
