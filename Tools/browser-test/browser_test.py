@@ -2,7 +2,8 @@
 """Real-browser check of the BlueDot web map, driven by GatewayTests (BrowserTests.swift).
 
 Loads the page of a running gateway in Debian's headless chromium (through chromium-driver and selenium),
-waits for the venue and the feed, turns follow off so that the map stays put, and samples the self dot's
+waits for the venue and the feed, checks navigation follow pins the dot (centre, 0.125 of the height up from
+the bottom), drags the map (which must turn follow off, so the map stays put), and samples the self dot's
 marker on the screen and on the plan for a few seconds. Passes when the marker moved on the screen and the
 plan position changed; saves a screenshot either way. Prints one JSON line with what it saw; exit 0 on pass,
 1 on failure, 2 when the browser cannot start.
@@ -56,8 +57,22 @@ def main() -> int:
             report["error"] = "no self marker within 20 s"
             report["errorBox"] = driver.find_element(By.ID, "error").text
             return 1
-        driver.find_element(By.CSS_SELECTOR, '#follow button[data-mode="off"]').click()
+        # Navigation follow pins the dot at the centre, 0.125 of the height up from the bottom.
+        driver.find_element(By.CSS_SELECTOR, '#follow button[data-mode="navigation"]').click()
+        pinned = []
+        for _ in range(8):
+            time.sleep(0.4)
+            pinned.append(driver.execute_script(
+                "const t = window.bluedot.state.targets.get('self');"
+                "const p = window.bluedot.map.latLngToContainerPoint(t.marker.getLatLng());"
+                "const s = window.bluedot.map.getSize(); return [p.x / s.x, p.y / s.y];"))
+        report["navigationPin"] = min(pinned, key=lambda p: abs(p[0] - 0.5) + abs(p[1] - 0.875))
+        # A user drag turns follow off (the display engine's rule), and the map then stays put.
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "map")).click_and_hold() \
+            .move_by_offset(40, 25).release().perform()
         time.sleep(0.8)  # let a pan in flight finish
+        report["followAfterDrag"] = driver.execute_script("return window.bluedot.state.follow")
         samples = []
         end = time.time() + args.seconds
         while time.time() < end:
@@ -79,7 +94,10 @@ def main() -> int:
             "status": driver.find_element(By.ID, "status").text,
             "follow": driver.execute_script("return window.bluedot.state.follow"),
         })
-        report["ok"] = moved_px >= 3 and moved_m >= 0.2 and report["status"] == "live"
+        pin = report["navigationPin"]
+        report["ok"] = (moved_px >= 3 and moved_m >= 0.2 and report["status"] == "live"
+                        and report["followAfterDrag"] == "off"
+                        and abs(pin[0] - 0.5) < 0.05 and abs(pin[1] - 0.875) < 0.05)
         return 0 if report["ok"] else 1
     finally:
         os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)

@@ -1,7 +1,7 @@
 // BlueDot web map. Draws what the gateway's feed says: each target's fix and its drawing state (symbol,
 // accuracy circle, course, ping) as the display engine decided it. Follow modes mirror the display engine's
-// auto-pan (off, recenter with a wander extent, navigation with the dot pinned near the bottom); a user drag
-// turns follow off. The map is metric (L.CRS.Simple: 1 unit = 1 m, lat = y, lng = x).
+// auto-pan (off, recenter with a wander extent, navigation with the dot pinned near the bottom); a user pan
+// or zoom turns follow off. The map is metric (L.CRS.Simple: 1 unit = 1 m, lat = y, lng = x).
 (function () {
   'use strict';
 
@@ -239,7 +239,17 @@
     const t = state.targets.get(state.followTarget);
     if (t && t.fix) { autoPan(t.fix); showInfo(t); }
   });
-  map.on('dragstart', () => { if (state.follow !== 'off') setFollow('off', 'user drag'); });
+  // A user pan or zoom turns follow off (the display engine's rule); programmatic pans do not fire these.
+  const userMoved = (reason) => { if (state.follow !== 'off') setFollow('off', reason); };
+  map.on('dragstart', () => userMoved('user drag'));
+  const container = map.getContainer();
+  container.addEventListener('wheel', () => userMoved('user zoom'), { passive: true });
+  container.addEventListener('dblclick', () => userMoved('user zoom'));
+  container.addEventListener('touchstart', (event) => { if (event.touches.length > 1) userMoved('user zoom'); },
+    { passive: true });
+  for (const control of container.querySelectorAll('.leaflet-control-zoom a')) {
+    control.addEventListener('click', () => userMoved('user zoom'));
+  }
   map.on('mousemove', (event) => {
     const x = event.latlng.lng, y = event.latlng.lat, geo = geographic(x, y);
     el('info-pointer').textContent = `${x.toFixed(1)}, ${y.toFixed(1)} m` +
