@@ -8,7 +8,8 @@
 //   Positioning (pure maths and formats)
 //   LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources)
 //   HCI, Scanner, Positioning, LocationDisplay  <-  BeaconLocation (beacons -> locations; any HCITransport)
-//   bluedot (thin executable) -> Scanner, HCILinux, Positioning
+//   HCI, HCILinux, Scanner, Positioning, LocationDisplay  <-  Gateway (daemon: pipeline, web map, API, metrics)
+//   bluedot (thin executable) -> Scanner, HCILinux, Positioning, Gateway
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "HCILinux", targets: ["HCILinux"]),
         .library(name: "Scanner", targets: ["Scanner"]),
         .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "LocationDisplay", targets: ["LocationDisplay"]),
         .library(name: "BeaconLocation", targets: ["BeaconLocation"]),
         .executable(name: "bluedot", targets: ["bluedot"]),
@@ -31,6 +33,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
@@ -68,10 +74,25 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strict
         ),
+        // The daemon: pipeline (source -> scanner -> engine -> fixes), web map, API, metrics, config.
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "HCI", "HCILinux", "Scanner", "Positioning", "LocationDisplay",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"],
+            resources: [.copy("Page"), .copy("Demo")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "bluedot",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "BeaconLocation",
+                "HCI", "HCILinux", "Scanner", "Positioning", "BeaconLocation", "Gateway",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -82,6 +103,16 @@ let package = Package(
         .testTarget(
             name: "ScannerTests",
             dependencies: ["HCI", "Scanner", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "LocationDisplay", "Positioning", "HCI", "HCILinux", "Scanner", "bluedot",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

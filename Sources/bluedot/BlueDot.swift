@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `bluedot` command: scan, decode, replay, simulate and evaluate.
+/// The `bluedot` command: scan, decode, replay, simulate, evaluate, and the gateway (run, demo).
 @main
 struct BlueDot: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,6 +8,7 @@ struct BlueDot: AsyncParsableCommand {
         abstract: "Indoor location from Bluetooth LE beacons.",
         subcommands: [
             ScanCommand.self, DecodeCommand.self, ReplayCommand.self, SimulateCommand.self, EvaluateCommand.self,
+            RunCommand.self, DemoCommand.self,
         ]
     )
 }

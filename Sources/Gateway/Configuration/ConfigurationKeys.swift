@@ -1,0 +1,76 @@
+/// The table of configuration keys: each key's name, type and how it sets a `GatewayConfiguration`.
+/// Shared by the file parser and the command-line overrides.
+public enum ConfigurationKeys {
+    /// Every key, in the order the documentation lists them.
+    public static let all: [String] = [
+        "hci", "h4-tcp", "h4-tty", "baud", "replay", "observations", "simulate", "venue", "mode", "gateway-id",
+        "listen", "record", "token", "insecure", "loop", "speed", "interval", "stale-after", "web-root", "leaflet",
+    ]
+
+    /// Sets `key` from its text `value`; throws the reason when the key is unknown or the value bad.
+    public static func apply(
+        key: String, value: String, to c: inout GatewayConfiguration
+    ) throws(ConfigurationError.Reason) {
+        switch key {
+        case "hci": c.source = .hci(try nonEmpty(value))
+        case "h4-tcp": c.source = .h4TCP(try nonEmpty(value))
+        case "h4-tty":
+            var baud = 115_200
+            if case .h4TTY(_, let b) = c.source { baud = b }
+            c.source = .h4TTY(path: try nonEmpty(value), baud: baud)
+        case "baud":
+            let baud = try integer(value, in: 50...4_000_000)
+            guard case .h4TTY(let path, _) = c.source else { throw .conflict("baud needs h4-tty before it") }
+            c.source = .h4TTY(path: path, baud: baud)
+        case "replay": c.source = .replay(path: try nonEmpty(value))
+        case "observations": c.source = .observations(path: try nonEmpty(value))
+        case "simulate": c.source = .simulate(trackPath: try nonEmpty(value))
+        case "venue": c.venuePath = try nonEmpty(value)
+        case "mode":
+            guard let mode = GatewayConfiguration.Mode(rawValue: value) else {
+                throw .badValue("mode must be self or tag, got \"\(value)\"")
+            }
+            c.mode = mode
+        case "gateway-id": c.gatewayID = try nonEmpty(value)
+        case "listen":
+            switch ListenAddress.parse(value) {
+            case .success(let address): c.listen = address
+            case .failure(let reason): throw reason
+            }
+        case "record": c.recordPath = try nonEmpty(value)
+        case "token": c.token = try nonEmpty(value)
+        case "insecure": c.insecure = try boolean(value)
+        case "loop": c.loop = try boolean(value)
+        case "speed": c.speed = try number(value)
+        case "interval": c.intervalSeconds = try number(value)
+        case "stale-after": c.staleAfterSeconds = try number(value)
+        case "web-root": c.webRoot = try nonEmpty(value)
+        case "leaflet": c.leafletPath = try nonEmpty(value)
+        default: throw .unknownKey(key)
+        }
+    }
+
+    private static func nonEmpty(_ value: String) throws(ConfigurationError.Reason) -> String {
+        guard !value.isEmpty else { throw .badType(expected: "a non-empty string", got: value) }
+        return value
+    }
+
+    private static func boolean(_ value: String) throws(ConfigurationError.Reason) -> Bool {
+        switch value {
+        case "true": return true
+        case "false": return false
+        default: throw .badType(expected: "true or false", got: value)
+        }
+    }
+
+    private static func integer(_ value: String, in range: ClosedRange<Int>) throws(ConfigurationError.Reason) -> Int {
+        guard let n = Int(value) else { throw .badType(expected: "an integer", got: value) }
+        guard range.contains(n) else { throw .badValue("must be \(range.lowerBound) ... \(range.upperBound), got \(n)") }
+        return n
+    }
+
+    private static func number(_ value: String) throws(ConfigurationError.Reason) -> Double {
+        guard let x = Double(value), x.isFinite else { throw .badType(expected: "a number", got: value) }
+        return x
+    }
+}

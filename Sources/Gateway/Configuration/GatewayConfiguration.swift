@@ -1,0 +1,98 @@
+/// Everything `bluedot run` needs: where observations come from, the venue, the mode, the HTTP side.
+///
+/// Built from a configuration file (`ConfigurationFile`) and then overridden by flags; `validate()` checks the
+/// whole and names the offending key. The reference is `docs/gateway.md`.
+public struct GatewayConfiguration: Sendable, Hashable {
+    /// Where observations come from. Exactly one.
+    public enum Source: Sendable, Hashable {
+        /// A BlueZ adapter (`hci0`, an index or its address).
+        case hci(String)
+        /// An H4 controller over TCP, `HOST:PORT`.
+        case h4TCP(String)
+        /// An H4 controller on a serial line.
+        case h4TTY(path: String, baud: Int)
+        /// A btsnoop recording replayed at its recorded pace.
+        case replay(path: String)
+        /// An observation JSONL file replayed at its recorded pace.
+        case observations(path: String)
+        /// A simulated walk along a truth JSONL track through the venue.
+        case simulate(trackPath: String)
+    }
+
+    /// Self mode: the gateway is the target and hears fixed beacons; tag mode: fixed receivers hear moving tags.
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// The gateway locates itself (`target = self`).
+        case `self`
+        /// The gateway is one fixed receiver; every beacon heard is a tag.
+        case tag
+    }
+
+    /// The observation source; nil until given.
+    public var source: Source?
+    /// The venue file.
+    public var venuePath: String?
+    /// Self or tag mode.
+    public var mode: Mode = .self
+    /// The HTTP listen address.
+    public var listen: ListenAddress = .loopbackDefault
+    /// A btsnoop file recording every HCI packet (live sources only).
+    public var recordPath: String?
+    /// Bearer token required on /api and /metrics.
+    public var token: String?
+    /// Allows a non-loopback listen address without a token.
+    public var insecure = false
+    /// Replays (recordings, observation files, simulations) start over when they end.
+    public var loop = false
+    /// Replay speed: 1 is real time.
+    public var speed = 1.0
+    /// In tag mode, the anchor id of this gateway's own receiver in the venue.
+    public var gatewayID: String?
+    /// Seconds between fixes on each target's grid.
+    public var intervalSeconds = 1.0
+    /// A fix older than this is drawn as last known (grey), seconds.
+    public var staleAfterSeconds = 5.0
+    /// The folder of the web page (nil: the one bundled with the program).
+    public var webRoot: String?
+    /// Leaflet's folder (Debian's libjs-leaflet).
+    public var leafletPath = "/usr/share/javascript/leaflet"
+
+    /// An empty configuration with the defaults.
+    public init() {}
+
+    /// Checks the configuration as a whole; `location` names where it came from in errors.
+    public func validate(location: String = "configuration") throws(ConfigurationError) {
+        func fail(_ key: String?, _ reason: ConfigurationError.Reason) -> ConfigurationError {
+            ConfigurationError(location: location, key: key, reason: reason)
+        }
+        guard let source else {
+            throw fail(nil, .conflict("no source: give one of hci, h4-tcp, h4-tty, replay, observations, simulate"))
+        }
+        guard venuePath != nil else { throw fail("venue", .conflict("a venue file is required")) }
+        if !listen.isLoopback && token == nil && !insecure {
+            throw fail("listen", .conflict("\(listen) is reachable from other machines: set a token, or insecure = true"))
+        }
+        if let token, token.count < 16 || !token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) {
+            throw fail("token", .badValue("a token is at least 16 printable ASCII characters without spaces"))
+        }
+        if recordPath != nil {
+            switch source {
+            case .hci, .h4TCP, .h4TTY: break
+            default: throw fail("record", .conflict("recording needs a live source (hci, h4-tcp, h4-tty)"))
+            }
+        }
+        if mode == .tag, gatewayID == nil {
+            switch source {
+            case .hci, .h4TCP, .h4TTY, .replay:
+                throw fail("gateway-id", .conflict("tag mode with a radio source needs gateway-id (this receiver's anchor id)"))
+            default: break
+            }
+        }
+        guard speed > 0, speed.isFinite, speed <= 1000 else { throw fail("speed", .badValue("must be in (0, 1000]")) }
+        guard intervalSeconds >= 0.1, intervalSeconds <= 60 else {
+            throw fail("interval", .badValue("must be 0.1 ... 60 seconds"))
+        }
+        guard staleAfterSeconds > 0, staleAfterSeconds <= 3600 else {
+            throw fail("stale-after", .badValue("must be in (0, 3600] seconds"))
+        }
+    }
+}

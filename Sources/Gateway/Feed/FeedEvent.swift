@@ -1,0 +1,60 @@
+import Positioning
+
+/// One message of the push feed (`GET /api/feed`, server-sent events).
+///
+/// `fix`: a target's new fix (location format of `docs/formats.md`) with its drawing state and the wall time of
+/// the newest advertising report behind it (the display engine's drawing state: `DotDrawing`); `display`: a target's drawing state changed without a new fix
+/// (it went stale); `removed`: a target was not heard for the removal timeout.
+public enum FeedEvent: Sendable, Hashable {
+    /// A new fix.
+    case fix(LocationFix, DotDrawing, reportedAt: Double?)
+    /// The drawing state of an existing fix changed.
+    case display(target: String, DotDrawing)
+    /// A target is gone.
+    case removed(target: String)
+
+    /// The SSE event name.
+    public var name: String {
+        switch self {
+        case .fix: "fix"
+        case .display: "display"
+        case .removed: "removed"
+        }
+    }
+
+    /// The event's JSON object (one line).
+    public var json: String {
+        switch self {
+        case .fix(let fix, let drawing, let reportedAt):
+            var text = "{\"fix\":\(LocationWriter.line(fix)),\"display\":\(Self.json(drawing))"
+            if let reportedAt { text += ",\"reportedAt\":\(Self.number(reportedAt, decimals: 6))" }
+            return text + "}"
+        case .display(let target, let drawing):
+            return "{\"target\":\(JSONString.quoted(target)),\"display\":\(Self.json(drawing))}"
+        case .removed(let target):
+            return "{\"target\":\(JSONString.quoted(target))}"
+        }
+    }
+
+    /// The complete SSE frame: `id`, `event` and `data` lines and the blank line ending it.
+    public func frame(id: UInt64) -> String {
+        "id: \(id)\nevent: \(name)\ndata: \(json)\n\n"
+    }
+
+    /// A drawing state as a JSON object.
+    static func json(_ d: DotDrawing) -> String {
+        var text = "{\"symbol\":\"\(d.symbol)\",\"accuracy\":\(number(d.accuracyMeters, decimals: 2))"
+        if let rotation = d.rotationDegrees { text += ",\"rotation\":\(number(rotation, decimals: 1))" }
+        return text + ",\"ping\":\(d.ping),\"pingSequence\":\(d.pingSequence)}"
+    }
+
+    /// A finite number with at most `decimals` decimals, trailing zeros dropped.
+    static func number(_ x: Double, decimals: Int) -> String {
+        guard x.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (x * scale).rounded() / scale
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return "\(rounded)"
+    }
+}

@@ -1,0 +1,57 @@
+import Prometheus
+
+/// The gateway's Prometheus metrics (`GET /metrics`), in a registry of its own (no global bootstrap).
+///
+/// Rates (reports per second, fixes per second) are counters: Prometheus derives rates with `rate()`.
+public final class GatewayMetrics: Sendable {
+    /// The registry the metrics live in; `/metrics` emits it.
+    public let registry: PrometheusCollectorRegistry
+    /// Advertising reports (sightings or observation lines) taken in.
+    public let reports: Counter
+    /// Advertising reports that could not be decoded.
+    public let malformedReports: Counter
+    /// Observations of anchors the venue does not have.
+    public let unknownAnchors: Counter
+    /// Fixes emitted.
+    public let fixes: Counter
+    /// Targets with a current fix.
+    public let targetsTracked: Gauge
+    /// Seconds from the newest report behind a fix to the fix being published.
+    public let reportToFixLatency: DurationHistogram
+    /// Times the scanner re-opened its link to the controller.
+    public let scannerReconnects: Counter
+    /// Open push-feed connections.
+    public let feedSubscribers: Gauge
+
+    /// Creates the metrics in a new registry.
+    public init() {
+        let r = PrometheusCollectorRegistry()
+        let d = Self.descriptor
+        registry = r
+        reports = r.makeCounter(descriptor: d("advertising_reports", "total", "Advertising reports taken in."))
+        malformedReports = r.makeCounter(descriptor: d("malformed_reports", "total", "Advertising reports that could not be decoded."))
+        unknownAnchors = r.makeCounter(descriptor: d("unknown_anchor_observations", "total", "Observations of anchors not in the venue."))
+        fixes = r.makeCounter(descriptor: d("fixes", "total", "Location fixes emitted."))
+        targetsTracked = r.makeGauge(descriptor: d("targets_tracked", "", "Targets with a current fix."))
+        reportToFixLatency = r.makeDurationHistogram(
+            descriptor: d(
+                "report_to_fix_latency", "seconds",
+                "From the newest advertising report behind a fix to the fix being published."),
+            buckets: [
+                .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
+                .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
+            ])
+        scannerReconnects = r.makeCounter(descriptor: d("scanner_reconnects", "total", "Times the scanner re-opened the controller link."))
+        feedSubscribers = r.makeGauge(descriptor: d("feed_subscribers", "", "Open push-feed connections."))
+    }
+
+    /// A `bluedot_`-prefixed metric name.
+    private static func descriptor(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "bluedot", metricName: name, unitName: unit, helpText: help)
+    }
+
+    /// The Prometheus text exposition of every metric.
+    public func exposition() -> String {
+        registry.emitToString()
+    }
+}

@@ -1,0 +1,303 @@
+// BlueDot web map. Draws what the gateway's feed says: each target's fix and its drawing state (symbol,
+// accuracy circle, course, ping) as the display engine decided it. Follow modes mirror the display engine's
+// auto-pan (off, recenter with a wander extent, navigation with the dot pinned near the bottom); a user pan
+// or zoom turns follow off. The map is metric (L.CRS.Simple: 1 unit = 1 m, lat = y, lng = x).
+(function () {
+  'use strict';
+
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const token = hash.get('token');
+  const fetchOptions = token ? { headers: { Authorization: 'Bearer ' + token } } : {};
+  const feedQuery = token ? '?access_token=' + encodeURIComponent(token) : '';
+
+  // The display engine's auto-pan settings, replaced by GET /api/display (LocationDisplaySettings).
+  const AUTO_PAN = { wanderExtentFactor: 0.5, navigationPointHeightFactor: 0.125, initialZoomScale: null };
+  const SELF = 'self';
+
+  const state = {
+    venue: null, floor: null, follow: 'recenter', followTarget: SELF, pendingInitialZoom: true,
+    targets: new Map(), events: 0, connected: false, reconnects: 0,
+  };
+  const map = L.map('map', {
+    crs: L.CRS.Simple, minZoom: -3, maxZoom: 7, zoomSnap: 0.25, attributionControl: false,
+  });
+  const floorLayers = new Map();   // floor -> L.layerGroup (plan + anchors)
+  const el = (id) => document.getElementById(id);
+  const toLatLng = (x, y) => L.latLng(y, x);
+
+  function showError(message) {
+    const box = el('error');
+    box.textContent = message;
+    box.hidden = false;
+  }
+
+  // Local metres -> WGS84, the gateway's GeoProjection (local tangent plane around the venue's origin).
+  function geographic(x, y) {
+    const o = state.venue && state.venue.origin;
+    if (!o) return null;
+    const b = o.bearing * Math.PI / 180, R = 6371008.8;
+    const north = y * Math.cos(b) - x * Math.sin(b), east = y * Math.sin(b) + x * Math.cos(b);
+    return {
+      lat: o.lat + north / R * 180 / Math.PI,
+      lon: o.lon + east / (R * Math.cos(o.lat * Math.PI / 180)) * 180 / Math.PI,
+    };
+  }
+
+  // The Leaflet zoom showing the map at 1:N on a 96 dpi screen (CRS.Simple: 2^zoom pixels per metre).
+  function zoomForScale(n) {
+    return Math.log2(96 / (0.0254 * n));
+  }
+
+  // ---- venue, floors, plans, anchors ----
+  async function loadVenue() {
+    const settings = await fetch('/api/display', fetchOptions).then((r) => (r.ok ? r.json() : null));
+    if (settings) Object.assign(AUTO_PAN, settings);
+    const response = await fetch('/api/venue', fetchOptions);
+    if (!response.ok) throw new Error('GET /api/venue: ' + response.status);
+    const venue = await response.json();
+    state.venue = venue;
+    el('venue-name').textContent = venue.name + (venue.origin ? ' (geographic origin set)' : '');
+    const [[minX, minY], [maxX, maxY]] = venue.bounds;
+    map.fitBounds([[minY, minX], [maxY, maxX]], { padding: [20, 20] });
+    for (const floor of venue.floors) {
+      const group = L.layerGroup();
+      if (floor.plan) {
+        const bounds = floor.planBounds || venue.bounds;
+        const image = await fetch(floor.plan, fetchOptions).then((r) => (r.ok ? r.blob() : null));
+        if (image) {
+          L.imageOverlay(URL.createObjectURL(image), [[bounds[0][1], bounds[0][0]], [bounds[1][1], bounds[1][0]]])
+            .addTo(group);
+        }
+      }
+      for (const anchor of venue.anchors.filter((a) => a.floor === floor.floor)) {
+        const icon = L.divIcon({ className: 'bd-anchor', iconSize: [8, 8] });
+        const where = anchor.lat !== undefined && anchor.lat !== null
+          ? `<br>${anchor.lat.toFixed(7)}, ${anchor.lon.toFixed(7)}` : '';
+        L.marker(toLatLng(anchor.x, anchor.y), { icon, interactive: true, keyboard: false })
+          .bindTooltip(`${anchor.id}<br>x ${anchor.x} m, y ${anchor.y} m${where}`)
+          .addTo(group);
+      }
+      floorLayers.set(floor.floor, group);
+      const button = document.createElement('button');
+      button.textContent = floor.name || 'Floor ' + floor.floor;
+      button.dataset.floor = floor.floor;
+      button.addEventListener('click', () => selectFloor(floor.floor));
+      el('floors').appendChild(button);
+    }
+    selectFloor(venue.floors.length ? venue.floors[0].floor : 0);
+  }
+
+  function selectFloor(floor) {
+    if (state.floor === floor) return;
+    state.floor = floor;
+    for (const [level, group] of floorLayers) {
+      if (level === floor) group.addTo(map); else group.remove();
+    }
+    for (const button of el('floors').children) {
+      button.classList.toggle('active', Number(button.dataset.floor) === floor);
+    }
+    for (const target of state.targets.values()) placeOnFloor(target);
+  }
+
+  // ---- targets: marker, accuracy circle, label, drawn from the feed's drawing state ----
+  function targetEntry(id) {
+    let t = state.targets.get(id);
+    if (t) return t;
+    const isSelf = id === SELF;
+    const icon = L.divIcon({
+      className: 'bd-icon', iconSize: [0, 0],
+      html: `<div class="bd-marker ${isSelf ? 'bd-self' : 'bd-tag'}" data-target="${id.replace(/"/g, '')}">` +
+        '<div class="bd-arrow"></div><div class="bd-dot"></div></div>',
+    });
+    t = {
+      id, fix: null, display: null,
+      circle: L.circle([0, 0], { radius: 1, color: isSelf ? '#1a73e8' : '#d93f87', weight: 1, fillOpacity: 0.15 }),
+      marker: L.marker([0, 0], { icon, keyboard: false, zIndexOffset: isSelf ? 1000 : 0 }),
+    };
+    if (!isSelf) t.marker.bindTooltip(id, { permanent: true, direction: 'right', offset: [8, 0], className: 'bd-label' });
+    state.targets.set(id, t);
+    const option = document.createElement('option');
+    option.value = id;
+    option.textContent = isSelf ? 'self (this gateway)' : 'tag ' + id;
+    el('follow-target').appendChild(option);
+    if (isSelf) el('follow-target').value = SELF;
+    return t;
+  }
+
+  function placeOnFloor(t) {
+    const visible = t.fix && (t.fix.floor === undefined || t.fix.floor === null || t.fix.floor === state.floor);
+    if (visible) { t.circle.addTo(map); t.marker.addTo(map); } else { t.circle.remove(); t.marker.remove(); }
+  }
+
+  function draw(t, ping) {
+    const element = t.marker.getElement();
+    const box = element && element.querySelector('.bd-marker');
+    if (!box || !t.display) return;
+    box.classList.toggle('bd-course', t.display.symbol === 'course' || t.display.symbol === 'heading');
+    box.classList.toggle('bd-acquiring', t.display.symbol === 'acquiring');
+    t.circle.setStyle({ color: t.display.symbol === 'acquiring' ? '#9aa0a6' : (t.id === SELF ? '#1a73e8' : '#d93f87') });
+    if (typeof t.display.rotation === 'number') {
+      // The display engine's arrow direction, degrees clockwise from the plan's +y (screen up).
+      box.querySelector('.bd-arrow').style.transform = `rotate(${t.display.rotation}deg)`;
+    }
+    if (ping && t.display.ping) {
+      const ring = document.createElement('div');
+      ring.className = 'bd-ping';
+      ring.addEventListener('animationend', () => ring.remove());
+      box.appendChild(ring);
+    }
+  }
+
+  function onFix(message) {
+    const fix = message.fix;
+    const t = targetEntry(fix.target);
+    t.fix = fix;
+    t.display = message.display;
+    t.reportedAt = message.reportedAt;
+    const at = toLatLng(fix.x, fix.y);
+    t.marker.setLatLng(at);
+    t.circle.setLatLng(at);
+    t.circle.setRadius(Math.max(0.1, message.display.accuracy));
+    placeOnFloor(t);
+    draw(t, true);
+    state.events += 1;
+    if (fix.target === state.followTarget) { autoPan(fix); showInfo(t); }
+  }
+
+  function onDisplay(message) {
+    const t = state.targets.get(message.target);
+    if (!t) return;
+    t.display = message.display;
+    draw(t, false);
+    if (t.id === state.followTarget) showInfo(t);
+  }
+
+  function onRemoved(message) {
+    const t = state.targets.get(message.target);
+    if (!t) return;
+    t.marker.remove();
+    t.circle.remove();
+    state.targets.delete(message.target);
+    for (const option of el('follow-target').options) if (option.value === message.target) option.remove();
+  }
+
+  function showInfo(t) {
+    const f = t.fix;
+    el('info-target').textContent = (t.id === SELF ? 'self' : 'tag ' + t.id) +
+      (t.display.symbol === 'acquiring' ? ' (last known)' : '');
+    el('info-xy').textContent = `${f.x.toFixed(2)}, ${f.y.toFixed(2)} m` + (f.floor !== undefined ? `, floor ${f.floor}` : '');
+    el('info-latlon').textContent = f.lat !== undefined ? `${f.lat.toFixed(7)}, ${f.lon.toFixed(7)}` : 'local venue';
+    el('info-accuracy').textContent = `± ${f.horizontalAccuracy.toFixed(1)} m (68%)`;
+    el('info-motion').textContent = f.speed !== undefined
+      ? `${f.speed.toFixed(2)} m/s` + (f.course !== undefined ? `, ${f.course.toFixed(0)}°` : '') : '—';
+    el('info-anchors').textContent = String(f.anchors);
+  }
+
+  // ---- follow modes: the display engine's auto-pan ----
+  function setFollow(mode, reason) {
+    const switchedOn = state.follow === 'off' && mode !== 'off';
+    state.follow = mode;
+    if (switchedOn) state.pendingInitialZoom = true;
+    for (const button of el('follow').children) button.classList.toggle('active', button.dataset.mode === mode);
+    if (reason) console.info('auto-pan', mode, reason);
+    const t = state.targets.get(state.followTarget);
+    if (mode !== 'off' && t && t.fix) autoPan(t.fix);
+  }
+
+  function autoPan(fix) {
+    if (state.follow === 'off') return;
+    if (fix.floor !== undefined && fix.floor !== null && fix.floor !== state.floor) selectFloor(fix.floor);
+    const at = toLatLng(fix.x, fix.y);
+    if (state.pendingInitialZoom) {
+      state.pendingInitialZoom = false;
+      const zoom = AUTO_PAN.initialZoomScale ? zoomForScale(AUTO_PAN.initialZoomScale) : map.getZoom();
+      map.setView(at, zoom, { animate: false });
+    }
+    if (state.follow === 'recenter') {
+      // Recentre when the dot leaves the wander extent: the visible extent scaled about its centre.
+      const bounds = map.getBounds(), centre = bounds.getCenter();
+      const halfWidth = (bounds.getEast() - bounds.getWest()) / 2 * AUTO_PAN.wanderExtentFactor;
+      const halfHeight = (bounds.getNorth() - bounds.getSouth()) / 2 * AUTO_PAN.wanderExtentFactor;
+      if (Math.abs(at.lng - centre.lng) > halfWidth || Math.abs(at.lat - centre.lat) > halfHeight) {
+        map.panTo(at, { animate: true, duration: 0.5 });
+      }
+    } else if (state.follow === 'navigation') {
+      // The dot pinned at horizontal centre, navigationPointHeightFactor of the height up from the bottom.
+      const size = map.getSize();
+      const wanted = L.point(size.x / 2, size.y * (1 - AUTO_PAN.navigationPointHeightFactor));
+      const now = map.latLngToContainerPoint(at);
+      map.panBy(now.subtract(wanted), { animate: true, duration: 0.5 });
+    }
+  }
+
+  for (const button of el('follow').children) {
+    button.addEventListener('click', () => setFollow(button.dataset.mode, 'user choice'));
+  }
+  el('follow-target').addEventListener('change', (event) => {
+    state.followTarget = event.target.value;
+    state.pendingInitialZoom = state.follow !== 'off';
+    const t = state.targets.get(state.followTarget);
+    if (t && t.fix) { autoPan(t.fix); showInfo(t); }
+  });
+  // A user pan or zoom turns follow off (the display engine's rule); programmatic pans do not fire these.
+  const userMoved = (reason) => { if (state.follow !== 'off') setFollow('off', reason); };
+  map.on('dragstart', () => userMoved('user drag'));
+  const container = map.getContainer();
+  container.addEventListener('wheel', () => userMoved('user zoom'), { passive: true });
+  container.addEventListener('dblclick', () => userMoved('user zoom'));
+  container.addEventListener('touchstart', (event) => { if (event.touches.length > 1) userMoved('user zoom'); },
+    { passive: true });
+  for (const control of container.querySelectorAll('.leaflet-control-zoom a')) {
+    control.addEventListener('click', () => userMoved('user zoom'));
+  }
+  map.on('mousemove', (event) => {
+    const x = event.latlng.lng, y = event.latlng.lat, geo = geographic(x, y);
+    el('info-pointer').textContent = `${x.toFixed(1)}, ${y.toFixed(1)} m` +
+      (geo ? ` (${geo.lat.toFixed(6)}, ${geo.lon.toFixed(6)})` : '');
+  });
+
+  // ---- the push feed, reconnected with exponential backoff ----
+  let backoffMs = 1000;
+  function setStatus(kind, text) {
+    const status = el('status');
+    status.className = 'status ' + kind;
+    status.textContent = text;
+  }
+  function connect() {
+    setStatus('connecting', 'connecting');
+    const source = new EventSource('/api/feed' + feedQuery);
+    source.onopen = () => { backoffMs = 1000; state.connected = true; setStatus('live', 'live'); };
+    source.addEventListener('fix', (event) => onFix(JSON.parse(event.data)));
+    source.addEventListener('display', (event) => onDisplay(JSON.parse(event.data)));
+    source.addEventListener('removed', (event) => onRemoved(JSON.parse(event.data)));
+    source.onerror = () => {
+      source.close();
+      state.connected = false;
+      state.reconnects += 1;
+      const wait = backoffMs;
+      setStatus('reconnecting', `reconnecting in ${Math.round(wait / 1000)} s`);
+      setTimeout(connect, wait);
+      backoffMs = Math.min(backoffMs * 2, 30000);
+    };
+  }
+
+  // For tests and debugging: where a target's marker is on the screen and on the plan.
+  window.bluedot = {
+    map, state,
+    markerScreenPosition(id) {
+      const t = state.targets.get(id);
+      const element = t && t.marker.getElement();
+      if (!element) return null;
+      const r = element.getBoundingClientRect();
+      return { x: r.left, y: r.top };
+    },
+    markerPlanPosition(id) {
+      const t = state.targets.get(id);
+      return t && t.fix ? { x: t.fix.x, y: t.fix.y } : null;
+    },
+    setFollow,
+  };
+
+  setFollow('recenter');
+  loadVenue().then(connect).catch((error) => showError('Cannot load the venue: ' + error.message));
+})();

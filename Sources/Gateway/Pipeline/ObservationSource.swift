@@ -1,0 +1,29 @@
+import Positioning
+
+/// Counters a source keeps while it runs; the pipeline turns them into metrics.
+public struct SourceStatistics: Sendable, Hashable {
+    /// Advertising reports (or observation lines) taken in.
+    public var reports = 0
+    /// Reports that could not be decoded.
+    public var malformed = 0
+    /// Link re-opens.
+    public var reconnects = 0
+    /// Times a replay started over.
+    public var loops = 0
+
+    /// All zero.
+    public init() {}
+}
+
+/// Where the gateway's observations come from: a live scanner, a recording, a file or a simulation.
+public protocol ObservationSource: Sendable {
+    /// A short description for logs (`h4-tcp:127.0.0.1:9000`, `observations:walk.jsonl`).
+    var name: String { get }
+    /// Runs until the source ends or `stop()` is called, handing each observation in time order to `deliver`
+    /// with the wall time (Unix seconds) its report arrived. Throws when the source cannot start or fails.
+    func run(_ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void) async throws
+    /// Asks `run` to return soon; safe from any task, more than once.
+    func stop()
+    /// A snapshot of the counters.
+    var statistics: SourceStatistics { get }
+}

@@ -1,0 +1,120 @@
+import Hummingbird
+import Positioning
+
+/// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, the display engine's
+/// auto-pan settings, current locations, the push feed, health and metrics, behind the bearer token when one is set.
+public enum GatewayRouter {
+    /// What the routes read.
+    public struct Dependencies: Sendable {
+        /// Current fixes and the feed.
+        public var hub: LocationHub
+        /// The metrics.
+        public var metrics: GatewayMetrics
+        /// The venue.
+        public var venue: Venue
+        /// The page and Leaflet.
+        public var files: StaticFiles
+        /// Bearer token for /api and /metrics (nil: open).
+        public var token: String?
+        /// What `/api/health` says about the source.
+        public var sourceName: String
+        /// Wall clock, Unix seconds.
+        public var wallClock: @Sendable () -> Double
+
+        /// Bundles the dependencies.
+        public init(
+            hub: LocationHub, metrics: GatewayMetrics, venue: Venue, files: StaticFiles, token: String?,
+            sourceName: String, wallClock: @escaping @Sendable () -> Double
+        ) {
+            self.hub = hub
+            self.metrics = metrics
+            self.venue = venue
+            self.files = files
+            self.token = token
+            self.sourceName = sourceName
+            self.wallClock = wallClock
+        }
+    }
+
+    /// Builds the router.
+    public static func build(_ d: Dependencies) -> Router<BasicRequestContext> {
+        let router = Router()
+        if let token = d.token { router.add(middleware: BearerAuthMiddleware(token: token)) }
+        router.add(middleware: StaticFileMiddleware(files: d.files))
+        let venueJSON = VenueDocument(d.venue).json()
+        let started = d.wallClock()
+        router.get("/api/venue") { _, _ in json(venueJSON) }
+        let settings = d.hub.settings
+        let displayJSON =
+            "{\"wanderExtentFactor\":\(settings.wanderExtentFactor),"
+            + "\"navigationPointHeightFactor\":\(settings.navigationPointHeightFactor),"
+            + "\"initialZoomScale\":\(settings.initialZoomScale.map { "\($0)" } ?? "null"),"
+            + "\"staleAfterSeconds\":\(settings.staleAfterSeconds)}"
+        router.get("/api/display") { _, _ in json(displayJSON) }
+        router.get("/api/venue/plan/:floor") { _, context in
+            guard let text = context.parameters.get("floor"), let level = Int(text), abs(level) < 1000 else {
+                return problem(.badRequest, "floor must be an integer")
+            }
+            guard let image = d.venue.floors.first(where: { $0.floor == level })?.planImage,
+                let data = FileManagerReader.read(image)
+            else { return problem(.notFound, "no plan for floor \(level)") }
+            var headers = HTTPFields()
+            headers[.contentType] = StaticFiles.contentType(image)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        router.get("/api/locations") { request, _ in
+            switch LocationQuery.parse(request.uri.queryParameters) {
+            case .failure(let error): return problem(.badRequest, error.description)
+            case .success(let query):
+                let fixes = d.hub.current.filter(query.matches)
+                return json("[" + fixes.map(LocationWriter.line).joined(separator: ",") + "]")
+            }
+        }
+        router.get("/api/feed") { request, _ in
+            switch LocationQuery.parse(request.uri.queryParameters) {
+            case .failure(let error): return problem(.badRequest, error.description)
+            case .success(let query) where query != LocationQuery(): return problem(.badRequest, "the feed takes no filters")
+            case .success: break
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "text/event-stream"
+            headers[.cacheControl] = "no-cache"
+            let frames = d.hub.subscribe()
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                    for await frame in frames { try await writer.write(ByteBuffer(string: frame)) }
+                    try await writer.finish(nil)
+                })
+        }
+        router.get("/api/health") { _, _ in
+            let now = d.wallClock()
+            return json(
+                "{\"status\":\"ok\",\"source\":\(JSONString.quoted(d.sourceName)),\"targets\":\(d.hub.targetCount),"
+                    + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
+        }
+        router.get("/metrics") { _, _ in
+            d.metrics.targetsTracked.set(Double(d.hub.targetCount))
+            d.metrics.feedSubscribers.set(Double(d.hub.subscriberCount))
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: d.metrics.exposition())))
+        }
+        return router
+    }
+
+    static func json(_ text: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(
+            status: status, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\(JSONString.quoted(message))}")))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Positioning
+
+/// The venue as the web page needs it (`GET /api/venue`): metric geometry, floors with plan image URLs (served
+/// at `/api/venue/plan/<floor>`, never the file's path), anchors, and the geographic origin when there is one,
+/// with each anchor's latitude and longitude.
+struct VenueDocument: Encodable {
+    struct Origin: Encodable {
+        var lat: Double, lon: Double, bearing: Double
+    }
+    struct Floor: Encodable {
+        var floor: Int
+        var name: String?
+        var elevation: Double
+        var plan: String?
+        var planBounds: [[Double]]?
+    }
+    struct Anchor: Encodable {
+        var id: String
+        var x: Double, y: Double, z: Double
+        var floor: Int
+        var lat: Double?, lon: Double?
+    }
+
+    var name: String
+    var origin: Origin?
+    var bounds: [[Double]]
+    var floors: [Floor]
+    var anchors: [Anchor]
+
+    init(_ venue: Venue) {
+        name = venue.name
+        origin = venue.origin.map { Origin(lat: $0.latitude, lon: $0.longitude, bearing: $0.bearingDegrees) }
+        bounds = Self.bounds(venue)
+        var floors = venue.floors.map { f in
+            Floor(
+                floor: f.floor, name: f.name, elevation: f.elevationMeters,
+                plan: f.planImage == nil ? nil : "/api/venue/plan/\(f.floor)",
+                planBounds: f.planBounds.map(Self.pair))
+        }
+        for level in Set(venue.anchors.map(\.floor)) where !floors.contains(where: { $0.floor == level }) {
+            floors.append(Floor(floor: level, name: nil, elevation: 0, plan: nil, planBounds: nil))
+        }
+        self.floors = floors.sorted { $0.floor < $1.floor }
+        anchors = venue.anchors.map { a in
+            let geo = venue.origin.map { GeoProjection(origin: $0).latLon(x: a.x, y: a.y) }
+            return Anchor(id: a.id, x: a.x, y: a.y, z: a.z, floor: a.floor, lat: geo?.lat, lon: geo?.lon)
+        }
+    }
+
+    /// The venue's bounds, else the plans', else the anchors' box with a 2 m margin.
+    static func bounds(_ venue: Venue) -> [[Double]] {
+        if let b = venue.bounds { return pair(b) }
+        if let b = venue.floors.compactMap(\.planBounds).first { return pair(b) }
+        let xs = venue.anchors.map(\.x), ys = venue.anchors.map(\.y)
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else {
+            return [[0, 0], [10, 10]]
+        }
+        return [[minX - 2, minY - 2], [maxX + 2, maxY + 2]]
+    }
+
+    static func pair(_ b: Venue.Bounds) -> [[Double]] { [[b.minX, b.minY], [b.maxX, b.maxY]] }
+
+    /// The document as JSON text.
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Gateway
+import Logging
+
+/// `bluedot demo`: the gateway with bundled data and no hardware: a simulated self-mode walk through a demo lab
+/// and a real tag track, replayed in a loop at real time. Prints the URL to open.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the gateway on bundled data (no hardware) and print the URL of the live map.",
+        discussion: """
+            Replays, in a loop at real time, a walk through the demo lab (simulated at start-up with a fixed seed) \
+            and the tag of the BOUN TETAM track straight_01 (CC0). Stop with Ctrl-C.
+            """
+    )
+
+    @Option(help: "HTTP address, HOST:PORT.")
+    var listen: String = "127.0.0.1:8080"
+    @Option(help: "Bearer token for /api and /metrics (needed with a non-loopback --listen, or --insecure).")
+    var token: String?
+    @Flag(help: "Allow a non-loopback --listen without a token.")
+    var insecure = false
+
+    @OptionGroup var logging: LogOptions
+
+    func run() async throws {
+        let logger = logging.makeLogger("bluedot.demo")
+        let app: GatewayApp
+        do {
+            let scenario = try DemoScenario()
+            var c = GatewayConfiguration()
+            try ConfigurationKeys.apply(key: "listen", value: listen, to: &c)
+            c.source = .observations(path: "demo")
+            c.venuePath = "demo"
+            c.token = token
+            c.insecure = insecure
+            try c.validate(location: "flags")
+            let source = scenario.source(wallClock: { Date().timeIntervalSince1970 })
+            app = try GatewayApp(configuration: c, source: source, venue: scenario.venue, logger: logger)
+        } catch {
+            StandardError.write("bluedot demo: \(error)")
+            throw ExitCode(2)
+        }
+        let token = token
+        try await app.run { address in
+            var shown = address
+            if shown.host == "0.0.0.0" || shown.host == "::" { shown.host = "127.0.0.1" }
+            let line = "BlueDot demo: open http://\(shown)/\(token.map { "#token=\($0)" } ?? "")\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// The real-browser check: `bluedot demo` on a free port, Debian's chromium driven by selenium
+/// (Tools/browser-test/browser_test.py) loads the page and the self dot's marker moves over a few seconds.
+/// The screenshot stays in `.build/screenshots/demo.png`. Skipped when Python, selenium or chromium are missing,
+/// failed instead with BLUEDOT_REQUIRE_INTEGRATION=1.
+extension GatewayProcessTests {
+    @Suite struct BrowserTests {
+        static let chromedriver = GatewayProcess.environment["BLUEDOT_CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
+
+        @Test func theDotMovesOnTheDemoMap() async throws {
+            var missing = await GatewayProcess.pythonMissing(["selenium"])
+            if missing == nil, !FileManager.default.isExecutableFile(atPath: Self.chromedriver) {
+                missing = "no chromedriver at \(Self.chromedriver) (apt-get install chromium chromium-driver)"
+            }
+            if let missing {
+                if GatewayProcess.required { Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but \(missing)") }
+                return
+            }
+            let demo = try GatewayProcess(GatewayProcess.bluedot, ["demo", "--listen", "127.0.0.1:0"])
+            let url = try #require(await demo.waitForURL(seconds: 30), "no URL printed: \(demo.standardError)")
+            #expect(demo.standardOutput.hasPrefix("BlueDot demo: open http://127.0.0.1:"))
+            let screenshot = GatewayProcess.packageRoot.appendingPathComponent(".build/screenshots/demo.png").path
+            let browser = try GatewayProcess(GatewayProcess.python, [
+                GatewayProcess.packageRoot.appendingPathComponent("Tools/browser-test/browser_test.py").path,
+                "--url", url, "--screenshot", screenshot, "--seconds", "6", "--chromedriver", Self.chromedriver,
+            ])
+            #expect(await browser.wait(seconds: 120), "browser check still running after 120 s")
+            let report = browser.standardOutput
+            #expect(browser.status == 0, "\(report) \(browser.standardError.suffix(2000))")
+            let object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
+            #expect(object?["ok"] as? Bool == true)
+            #expect((object?["movedPixels"] as? Double ?? 0) >= 3)
+            #expect(object?["tagLabels"] as? [String] == ["e78f135624ce"])
+            #expect(object?["floors"] as? [String] == ["Lab floor", "Gallery"])
+            #expect(FileManager.default.fileExists(atPath: screenshot))
+            demo.signal(SIGINT)
+            #expect(await demo.wait(seconds: 6))
+            #expect(demo.status == 0)
+        }
+    }
+}

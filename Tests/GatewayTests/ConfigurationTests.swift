@@ -1,0 +1,112 @@
+import Gateway
+import Testing
+
+/// The configuration file format and validation: golden error messages naming file:line and key.
+@Suite struct ConfigurationTests {
+    func error(_ text: String) -> String? {
+        do {
+            let c = try ConfigurationFile.parse(text, file: "gw.conf")
+            try c.validate(location: "gw.conf")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func aCompleteFileParses() throws {
+        let c = try ConfigurationFile.parse(
+            """
+            # the lab gateway
+            h4-tty = /dev/ttyUSB0
+            baud = 1000000
+            venue = "/etc/bluedot/lab venue.json"   # quoted: a space in the path
+            mode = tag
+            gateway-id = rx-1
+            listen = [::1]:9090
+            record = /var/lib/bluedot/scan.btsnoop
+            interval = 0.5
+            stale-after = 8
+
+            """, file: "gw.conf")
+        try c.validate()
+        #expect(c.source == .h4TTY(path: "/dev/ttyUSB0", baud: 1_000_000))
+        #expect(c.venuePath == "/etc/bluedot/lab venue.json")
+        #expect(c.mode == .tag)
+        #expect(c.gatewayID == "rx-1")
+        #expect(c.listen == ListenAddress(host: "::1", port: 9090))
+        #expect(c.listen.isLoopback)
+        #expect(c.recordPath == "/var/lib/bluedot/scan.btsnoop")
+        #expect(c.intervalSeconds == 0.5)
+        #expect(c.staleAfterSeconds == 8)
+    }
+
+    @Test func goldenErrors() {
+        let cases: [(String, String)] = [
+            ("venue = v.json\nfoo = 1", "gw.conf:2: unknown key \"foo\""),
+            ("speed = fast", "gw.conf:1: speed: expected a number, got \"fast\""),
+            ("insecure = yes", "gw.conf:1: insecure: expected true or false, got \"yes\""),
+            ("listen = 127.0.0.1:99999", "gw.conf:1: listen: port must be 0 ... 65535 in \"127.0.0.1:99999\""),
+            ("listen = localhost", "gw.conf:1: listen: expected HOST:PORT, got \"localhost\""),
+            ("\n\nvenue", "gw.conf:3: expected key = value"),
+            ("venue = a\nvenue = b", "gw.conf:2: venue: \"venue\" given twice"),
+            ("venue = \"a", "gw.conf:1: venue: unterminated quote"),
+            ("mode = both", "gw.conf:1: mode: mode must be self or tag, got \"both\""),
+            ("baud = 9600", "gw.conf:1: baud: baud needs h4-tty before it"),
+            ("h4-tty = /dev/ttyS0\nbaud = 12", "gw.conf:2: baud: must be 50 ... 4000000, got 12"),
+            ("venue = v.json", "gw.conf: no source: give one of hci, h4-tcp, h4-tty, replay, observations, simulate"),
+            ("replay = r.btsnoop", "gw.conf: venue: a venue file is required"),
+            (
+                "replay = r.btsnoop\nvenue = v.json\nlisten = 0.0.0.0:8080",
+                "gw.conf: listen: 0.0.0.0:8080 is reachable from other machines: set a token, or insecure = true"
+            ),
+            (
+                "replay = r.btsnoop\nvenue = v.json\ntoken = short",
+                "gw.conf: token: a token is at least 16 printable ASCII characters without spaces"
+            ),
+            (
+                "observations = o.jsonl\nvenue = v.json\nrecord = out.btsnoop",
+                "gw.conf: record: recording needs a live source (hci, h4-tcp, h4-tty)"
+            ),
+            (
+                "h4-tcp = 127.0.0.1:9000\nvenue = v.json\nmode = tag",
+                "gw.conf: gateway-id: tag mode with a radio source needs gateway-id (this receiver's anchor id)"
+            ),
+            ("observations = o.jsonl\nvenue = v.json\nspeed = 0", "gw.conf: speed: must be in (0, 1000]"),
+            ("observations = o.jsonl\nvenue = v.json\ninterval = 0.01", "gw.conf: interval: must be 0.1 ... 60 seconds"),
+        ]
+        for (text, expected) in cases {
+            #expect(error(text) == expected, "\(text.debugDescription)")
+        }
+    }
+
+    @Test func nonLoopbackIsAllowedWithATokenOrInsecure() throws {
+        let withToken = try ConfigurationFile.parse(
+            "replay = r.btsnoop\nvenue = v.json\nlisten = 0.0.0.0:8080\ntoken = 0123456789abcdef0123", file: "gw.conf")
+        try withToken.validate()
+        let insecure = try ConfigurationFile.parse(
+            "replay = r.btsnoop\nvenue = v.json\nlisten = 10.0.0.5:80\ninsecure = true", file: "gw.conf")
+        try insecure.validate()
+        #expect(!insecure.listen.isLoopback)
+    }
+
+    @Test func aHashInsideQuotesIsNotAComment() throws {
+        let c = try ConfigurationFile.parse("venue = \"plans/#2.json\" # comment", file: "gw.conf")
+        #expect(c.venuePath == "plans/#2.json")
+    }
+
+    @Test func everyDocumentedKeyIsAccepted() throws {
+        var c = GatewayConfiguration()
+        let samples: [String: String] = [
+            "hci": "hci0", "h4-tcp": "127.0.0.1:1", "replay": "r", "observations": "o", "simulate": "t",
+            "venue": "v", "mode": "self", "gateway-id": "g", "listen": "127.0.0.1:1", "record": "r",
+            "token": "0123456789abcdef", "insecure": "false", "loop": "true", "speed": "2", "interval": "1",
+            "stale-after": "5", "web-root": "w", "leaflet": "l", "h4-tty": "/dev/ttyS0", "baud": "9600",
+        ]
+        for key in ConfigurationKeys.all {
+            let value = try #require(samples[key], "no sample for \(key)")
+            try ConfigurationKeys.apply(key: key, value: value, to: &c)
+        }
+        #expect(c.source == .simulate(trackPath: "t"), "the last source key wins")
+        #expect(c.leafletPath == "l" && c.webRoot == "w" && c.loop && c.speed == 2)
+    }
+}

@@ -1,0 +1,88 @@
+import Gateway
+import LocationDisplay
+import Positioning
+import Testing
+
+/// The hub: each target's drawing state comes from its `LocationDisplay`; the feed sends the snapshot first,
+/// then fixes, stale (grey) and removed targets, in order.
+@Suite struct LocationHubTests {
+    func fix(
+        _ target: String = "self", t: Double = 10, speed: Double? = nil, course: Double? = nil, lastKnown: Bool = false,
+        geographic: Bool = false
+    ) -> LocationFix {
+        LocationFix(
+            t: t, target: target, x: 1, y: 2, floor: 0, horizontalAccuracy: 1.5, speed: speed, course: course,
+            lastKnown: lastKnown, anchors: 4, latitude: geographic ? 41 : nil, longitude: geographic ? 29 : nil)
+    }
+
+    @Test func symbolsComeFromTheDisplayEngine() {
+        let clock = ManualClock(start: 10)
+        let hub = LocationHub(clock: clock, planBearingDegrees: 20)
+        hub.publish(fix("a"))
+        #expect(hub.drawing(of: "a") == DotDrawing(symbol: "default", accuracyMeters: 1.5, ping: true, pingSequence: 1))
+        hub.publish(fix("a", speed: 0.8, course: 90))
+        #expect(hub.drawing(of: "a") == DotDrawing(symbol: "course", accuracyMeters: 1.5, rotationDegrees: 90, ping: true, pingSequence: 2))
+        hub.publish(fix("b", speed: 0.8, course: 90, geographic: true))
+        #expect(hub.drawing(of: "b")?.rotationDegrees == 70, "a course from north turned onto the plan (bearing 20)")
+        hub.publish(fix("a", speed: 0.1, course: 90))
+        #expect(hub.drawing(of: "a")?.symbol == "default", "standing still")
+        hub.publish(fix("a", lastKnown: true))
+        #expect(hub.drawing(of: "a") == DotDrawing(symbol: "acquiring", accuracyMeters: 1.5, ping: false, pingSequence: 4))
+        hub.publish(fix("a"))
+        clock.advance(by: 4.9)
+        hub.sweep()
+        #expect(hub.drawing(of: "a")?.symbol == "default")
+        clock.advance(by: 0.2)
+        hub.sweep()
+        #expect(hub.drawing(of: "a")?.symbol == "acquiring", "no update for over 5 s")
+    }
+
+    @Test func subscribersGetTheSnapshotThenLiveEventsInOrder() async {
+        let clock = ManualClock(start: 10)
+        let hub = LocationHub(clock: clock)
+        hub.publish(fix("b"))
+        hub.publish(fix("a"))
+        let stream = hub.subscribe()
+        clock.advance(by: 1)
+        hub.publish(fix("a", t: 11, speed: 1, course: 45), reportedAt: 10.9)
+        clock.advance(by: 4.5)
+        hub.sweep()              // b last updated 5.5 s ago: grey; a 4.5 s ago: not yet
+        clock.advance(by: 1)
+        hub.sweep()              // a now 5.5 s: grey
+        hub.sweep()              // nothing new
+        clock.advance(by: 60)
+        hub.sweep()              // both unheard for over 60 s
+        hub.close()
+        var frames: [String] = []
+        for await frame in stream { frames.append(frame) }
+        let heads = frames.map { $0.split(separator: "\n").prefix(2).joined(separator: " ") }
+        #expect(heads == [
+            "id: 3 event: fix", "id: 4 event: fix", "id: 5 event: fix", "id: 6 event: display", "id: 7 event: display",
+            "id: 8 event: removed", "id: 9 event: removed",
+        ])
+        #expect(frames[0].contains("\"target\": \"a\""), "snapshot sorted by target")
+        #expect(frames[0].contains("\"ping\":false"), "the snapshot does not ping")
+        #expect(frames[2].contains(
+            "\"display\":{\"symbol\":\"course\",\"accuracy\":1.5,\"rotation\":45,\"ping\":true,\"pingSequence\":2},\"reportedAt\":10.9}"))
+        #expect(frames[3] == "id: 6\nevent: display\ndata: {\"target\":\"b\",\"display\":{\"symbol\":\"acquiring\",\"accuracy\":1.5,\"ping\":false,\"pingSequence\":1}}\n\n")
+        #expect(frames[4].contains("{\"target\":\"a\",\"display\":{\"symbol\":\"acquiring\""))
+        #expect(frames[5] == "id: 8\nevent: removed\ndata: {\"target\":\"a\"}\n\n")
+        #expect(hub.targetCount == 0)
+        #expect(hub.subscriberCount == 0)
+    }
+
+    @Test func aSlowSubscriberLosesTheOldestFramesNotThePipeline() async {
+        let hub = LocationHub(clock: ManualClock(start: 0), bufferLimit: 3)
+        let stream = hub.subscribe()
+        for i in 0..<10 { hub.publish(fix(t: Double(i))) }
+        hub.close()
+        var ids: [String] = []
+        for await frame in stream { ids.append(String(frame.split(separator: "\n")[0])) }
+        #expect(ids == ["id: 8", "id: 9", "id: 10"])
+    }
+
+    @Test func targetIDsAreEscapedInJSON() {
+        let event = FeedEvent.removed(target: "tag \"x\"\n")
+        #expect(event.json == "{\"target\":\"tag \\\"x\\\"\\n\"}")
+    }
+}

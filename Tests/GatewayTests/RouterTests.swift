@@ -1,0 +1,184 @@
+import Foundation
+import Gateway
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The HTTP routes, driven through Hummingbird's router test framework (no sockets).
+@Suite struct RouterTests {
+    func withClient(
+        _ fixture: RouterFixture, token: String? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let app = Application(router: GatewayRouter.build(fixture.dependencies(token: token)))
+        try await app.test(.router, body)
+    }
+
+    @Test func venueDocument() async throws {
+        let fixture = try RouterFixture()
+        try await withClient(fixture) { client in
+            try await client.execute(uri: "/api/venue", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json")
+                let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(object?["name"] as? String == "Test \"lab\"")
+                let anchors = object?["anchors"] as? [[String: Any]]
+                #expect(anchors?.count == 3)
+                #expect(abs((anchors?[0]["lat"] as? Double ?? 0) - 52.0) < 1e-9)
+                let floors = object?["floors"] as? [[String: Any]]
+                #expect(floors?.map { $0["floor"] as? Int } == [0, 1])
+                #expect(floors?[0]["plan"] as? String == "/api/venue/plan/0")
+                #expect(!String(buffer: response.body).contains(fixture.directory.path), "no file path leaks")
+            }
+            try await client.execute(uri: "/api/venue/plan/0", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/svg+xml")
+            }
+            try await client.execute(uri: "/api/venue/plan/1", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/api/venue/plan/..%2f..", method: .get) { #expect($0.status == .badRequest) }
+        }
+    }
+
+    @Test func displaySettingsForThePagesAutoPan() async throws {
+        let fixture = try RouterFixture()
+        try await withClient(fixture) { client in
+            try await client.execute(uri: "/api/display", method: .get) { response in
+                #expect(String(buffer: response.body) == """
+                    {"wanderExtentFactor":0.5,"navigationPointHeightFactor":0.125,"initialZoomScale":250.0,\
+                    "staleAfterSeconds":5.0}
+                    """)
+            }
+        }
+    }
+
+    @Test func locationsInTheFormatsDocument() async throws {
+        let fixture = try RouterFixture()
+        try await withClient(fixture) { client in
+            try await client.execute(uri: "/api/locations", method: .get) { response in
+                #expect(response.status == .ok)
+                let array = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]]
+                #expect(array?.map { $0["target"] as? String } == ["self", "tag-7"])
+                #expect(array?[0]["horizontalAccuracy"] as? Double == 1.2)
+                #expect(array?[0]["lastKnown"] as? Bool == false)
+            }
+            try await client.execute(uri: "/api/locations?target=tag-7", method: .get) { response in
+                #expect(String(buffer: response.body).contains("\"tag-7\""))
+                #expect(!String(buffer: response.body).contains("\"self\""))
+            }
+            try await client.execute(uri: "/api/locations?floor=0", method: .get) { response in
+                #expect(String(buffer: response.body).contains("\"self\""))
+                #expect(!String(buffer: response.body).contains("\"tag-7\""))
+            }
+            try await client.execute(uri: "/api/locations?floor=ground", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body) == "{\"error\":\"floor must be an integer\"}")
+            }
+            try await client.execute(uri: "/api/locations?x=1", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body) == "{\"error\":\"unknown query parameter \\\"x\\\"\"}")
+            }
+            let long = String(repeating: "a", count: 129)
+            try await client.execute(uri: "/api/locations?target=\(long)", method: .get) { #expect($0.status == .badRequest) }
+        }
+    }
+
+    @Test func feedStartsWithTheCurrentState() async throws {
+        let fixture = try RouterFixture()
+        fixture.hub.close()  // the stream ends after the snapshot, so the router test can read the whole body
+        try await withClient(fixture) { client in
+            try await client.execute(uri: "/api/feed", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/event-stream")
+                let text = String(buffer: response.body)
+                #expect(text.hasPrefix("retry: 1000\n\n"))
+                let frames = text.components(separatedBy: "\n\n").filter { $0.hasPrefix("id: ") }
+                #expect(frames.count == 2)
+                #expect(frames.first?.contains("event: fix\ndata: {\"fix\":{\"t\": 100.000, \"target\": \"self\"") == true)
+            }
+            try await client.execute(uri: "/api/feed?target=self", method: .get) { #expect($0.status == .badRequest) }
+        }
+    }
+
+    @Test func healthAndMetrics() async throws {
+        let fixture = try RouterFixture()
+        fixture.metrics.reports.increment(by: Int64(42))
+        try await withClient(fixture) { client in
+            try await client.execute(uri: "/api/health", method: .get) { response in
+                #expect(String(buffer: response.body) == "{\"status\":\"ok\",\"source\":\"test\",\"targets\":2,\"subscribers\":0,\"uptime\":0}")
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                for line in [
+                    "bluedot_advertising_reports_total 42", "bluedot_targets_tracked 2.0", "bluedot_fixes_total 0",
+                    "bluedot_malformed_reports_total 0", "bluedot_scanner_reconnects_total 0",
+                    "bluedot_report_to_fix_latency_seconds_count 0",
+                ] {
+                    #expect(text.contains(line + "\n"), "\(line)")
+                }
+            }
+        }
+    }
+
+    @Test func bearerTokenGuardsTheAPIOnly() async throws {
+        let fixture = try RouterFixture()
+        let token = "0123456789abcdef0123"
+        try await withClient(fixture, token: token) { client in
+            for uri in ["/api/locations", "/api/venue", "/api/feed", "/metrics", "/api/health"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .unauthorized, "\(uri)")
+                    #expect(response.headers[.wwwAuthenticate] == "Bearer realm=\"bluedot\"")
+                }
+            }
+            try await client.execute(
+                uri: "/api/locations", method: .get, headers: [.authorization: "Bearer wrong-token-0000000"]
+            ) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/api/locations", method: .get, headers: [.authorization: "Bearer \(token)"]) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(uri: "/api/locations?access_token=\(token)", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/vendor/leaflet/leaflet.js", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func staticFilesComeOnlyFromTheirFolders() async throws {
+        let fixture = try RouterFixture()
+        try await withClient(fixture) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("<title>page</title>"))
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            }
+            try await client.execute(uri: "/img/logo.svg", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/vendor/leaflet/images/marker.png", method: .get) {
+                #expect($0.status == .ok)
+                #expect($0.headers[.contentType] == "image/png")
+            }
+            let refused = [
+                "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt", "/img/../../secret.txt",
+                "/img/%2e%2e/%2e%2e/secret.txt", "/vendor/leaflet/../../secret.txt",
+                "/vendor/leaflet/%2e%2e/%2e%2e/secret.txt", "/vendor/leaflet/%2e%2e%2f%2e%2e%2fsecret.txt",
+                "/vendor/leaflet/..%5c..%5csecret.txt", "//etc/passwd", "/vendor/leaflet//etc/passwd",
+                "/vendor/leaflet/%2fetc%2fpasswd", "/\(fixture.directory.path)/secret.txt", "/etc/passwd",
+                "/.hidden", "/vendor/leaflet/images", "/vendor/leaflet/", "/img/%00.svg", "/img/%zz",
+            ]
+            for uri in refused {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .notFound, "\(uri)")
+                    #expect(!String(buffer: response.body).contains("secret"), "\(uri)")
+                }
+            }
+        }
+    }
+
+    @Test func missingLeafletShowsAnInstallPage() async throws {
+        let fixture = try RouterFixture(leaflet: false)
+        try await withClient(fixture) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body).contains("apt-get install libjs-leaflet"))
+            }
+            try await client.execute(uri: "/api/health", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Real-browser check of the BlueDot web map, driven by GatewayTests (BrowserTests.swift).
+
+Loads the page of a running gateway in Debian's headless chromium (through chromium-driver and selenium),
+waits for the venue and the feed, checks navigation follow pins the dot (centre, 0.125 of the height up from
+the bottom), drags the map (which must turn follow off, so the map stays put), and samples the self dot's
+marker on the screen and on the plan for a few seconds. Passes when the marker moved on the screen and the
+plan position changed; saves a screenshot either way. Prints one JSON line with what it saw; exit 0 on pass,
+1 on failure, 2 when the browser cannot start.
+
+    browser_test.py --url http://127.0.0.1:8080/ --screenshot .build/screenshots/demo.png [--seconds 6]
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--screenshot", required=True)
+    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--chromedriver", default=os.environ.get("BLUEDOT_CHROMEDRIVER", "/usr/bin/chromedriver"))
+    parser.add_argument("--chromium", default=os.environ.get("BLUEDOT_CHROMIUM", "/usr/bin/chromium"))
+    args = parser.parse_args()
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = args.chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1280,800", "--no-first-run", "--disable-extensions"):
+        options.add_argument(flag)
+    try:
+        driver = webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
+    except Exception as error:  # the browser is missing or cannot start here
+        print(json.dumps({"ok": False, "error": f"cannot start chromium: {error}"}))
+        return 2
+
+    report = {"ok": False, "url": args.url}
+    try:
+        driver.set_page_load_timeout(30)
+        driver.get(args.url)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            ready = driver.execute_script(
+                "return !!(window.bluedot && window.bluedot.state.connected"
+                " && window.bluedot.markerScreenPosition('self'))")
+            if ready:
+                break
+            time.sleep(0.2)
+        else:
+            report["error"] = "no self marker within 20 s"
+            report["errorBox"] = driver.find_element(By.ID, "error").text
+            return 1
+        # Navigation follow pins the dot at the centre, 0.125 of the height up from the bottom.
+        driver.find_element(By.CSS_SELECTOR, '#follow button[data-mode="navigation"]').click()
+        pinned = []
+        for _ in range(8):
+            time.sleep(0.4)
+            pinned.append(driver.execute_script(
+                "const t = window.bluedot.state.targets.get('self');"
+                "const p = window.bluedot.map.latLngToContainerPoint(t.marker.getLatLng());"
+                "const s = window.bluedot.map.getSize(); return [p.x / s.x, p.y / s.y];"))
+        report["navigationPin"] = min(pinned, key=lambda p: abs(p[0] - 0.5) + abs(p[1] - 0.875))
+        # A user drag turns follow off (the display engine's rule), and the map then stays put.
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "map")).click_and_hold() \
+            .move_by_offset(40, 25).release().perform()
+        time.sleep(0.8)  # let a pan in flight finish
+        report["followAfterDrag"] = driver.execute_script("return window.bluedot.state.follow")
+        samples = []
+        end = time.time() + args.seconds
+        while time.time() < end:
+            samples.append(driver.execute_script(
+                "return {screen: window.bluedot.markerScreenPosition('self'),"
+                " plan: window.bluedot.markerPlanPosition('self'),"
+                " events: window.bluedot.state.events}"))
+            time.sleep(0.5)
+        screens = [s["screen"] for s in samples if s["screen"]]
+        plans = [s["plan"] for s in samples if s["plan"]]
+        moved_px = max(abs(a["x"] - screens[0]["x"]) + abs(a["y"] - screens[0]["y"]) for a in screens)
+        moved_m = max(abs(p["x"] - plans[0]["x"]) + abs(p["y"] - plans[0]["y"]) for p in plans)
+        labels = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".bd-label")]
+        report.update({
+            "samples": len(samples), "movedPixels": round(moved_px, 1), "movedMeters": round(moved_m, 2),
+            "events": samples[-1]["events"], "tagLabels": labels,
+            "floors": [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#floors button")],
+            "anchors": len(driver.find_elements(By.CSS_SELECTOR, ".bd-anchor")),
+            "status": driver.find_element(By.ID, "status").text,
+            "follow": driver.execute_script("return window.bluedot.state.follow"),
+        })
+        pin = report["navigationPin"]
+        report["ok"] = (moved_px >= 3 and moved_m >= 0.2 and report["status"] == "live"
+                        and report["followAfterDrag"] == "off"
+                        and abs(pin[0] - 0.5) < 0.05 and abs(pin[1] - 0.875) < 0.05)
+        return 0 if report["ok"] else 1
+    finally:
+        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
+        driver.save_screenshot(args.screenshot)
+        report["screenshot"] = os.path.abspath(args.screenshot)
+        print(json.dumps(report))
+        driver.quit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
