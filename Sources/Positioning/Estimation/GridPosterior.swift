@@ -15,6 +15,10 @@ public struct GridPosterior: Sendable {
     public let cellMeters: Double
     /// The robust loss on normalized residuals.
     public let loss: RobustLoss
+    /// Prior standard deviation of an offset common to every anchor's RSSI (the device's transmit power or
+    /// gain, its orientation and the body beside it), dB; nil: no such offset. Each cell uses the offset that
+    /// best explains its residuals under this prior (a profile likelihood).
+    public var commonOffsetSigmaDB: Double?
     private let xs: [Double]
     private let ys: [Double]
 
@@ -35,11 +39,25 @@ public struct GridPosterior: Sendable {
         guard !measurements.isEmpty else { return nil }
         var logp = [Double](repeating: 0, count: xs.count * ys.count)
         var best = -Double.infinity
+        // b̂ = Σ wᵢ rᵢ / (w_b + Σ wᵢ), wᵢ = 1/σᵢ², w_b = 1/σ_b²; the prior adds ½ w_b b̂².
+        let wb = commonOffsetSigmaDB.map { 1 / ($0 * $0) }
+        var sumW = 0.0
+        for z in measurements { sumW += 1 / (z.sigmaDB * z.sigmaDB) }
+        var r = [Double](repeating: 0, count: measurements.count)
         for (j, y) in ys.enumerated() {
             for (i, x) in xs.enumerated() {
-                var l = 0.0
-                for z in measurements {
-                    l -= loss.loss((z.rssiDBm - z.predictedRSSIDBm(x: x, y: y)) / z.sigmaDB)
+                var l = 0.0, swr = 0.0
+                for (m, z) in measurements.enumerated() {
+                    r[m] = z.rssiDBm - z.predictedRSSIDBm(x: x, y: y)
+                    swr += r[m] / (z.sigmaDB * z.sigmaDB)
+                }
+                var b = 0.0
+                if let wb {
+                    b = swr / (wb + sumW)
+                    l -= 0.5 * wb * b * b
+                }
+                for (m, z) in measurements.enumerated() {
+                    l -= loss.loss((r[m] - b) / z.sigmaDB)
                 }
                 logp[j * xs.count + i] = l
                 best = max(best, l)

@@ -19,8 +19,15 @@ public struct EngineConfiguration: Sendable, Hashable {
         case windowMedian
     }
 
-    /// Seconds between fixes on each target's grid.
+    /// Seconds between fixes on each target's grid (the output grid). Between filter updates a fix is the
+    /// filter's state predicted to the grid time with the constant-velocity model.
     public var intervalSeconds: Double = 1
+    /// Seconds between filter updates (each fuses the samples accepted since the previous update); a grid
+    /// point at least this long after the previous update triggers the next one. Snapshots update every tick.
+    public var updateIntervalSeconds: Double = 1
+    /// Whether an update is applied at the mean time of the samples it fuses (else at the grid time): a mean of
+    /// the packets of the last second describes where the target was about half a second ago.
+    public var updatesAtSampleTime: Bool = false
     /// Kalman update method.
     public var update: UpdateMethod = .trilateration
     /// Per-anchor RSSI value per tick.
@@ -49,6 +56,12 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Snapshot fixes (the first fix of a target, every fix in `.snapshot` mode) from this many anchors or fewer
     /// use the grid posterior mean instead of the Gauss-Newton optimum.
     public var gridPosteriorMaxAnchors: Int = 2
+    /// Prior sigma of an RSSI offset common to all anchors of one fix (device gain, orientation, body), dB; nil:
+    /// none. Used by the grid posterior.
+    public var commonOffsetSigmaDB: Double?
+    /// Within this distance of an anchor the path-loss model is flat (`RSSIMeasurement.nearFieldMeters`),
+    /// metres: the model's reference distance d₀ = 1 m, as in the calibration (`PathLossCalibrator`).
+    public var nearFieldMeters: Double = 1
     /// Cell size of the grid posterior, metres.
     public var gridCellMeters: Double = 0.25
     /// Whether the estimate is kept in the venue bounds by truncating its Gaussian (else by clamping the mean).

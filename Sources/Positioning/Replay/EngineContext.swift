@@ -9,7 +9,7 @@ struct EngineContext: Sendable {
     /// `trackingPriorWeakening`, since the filter already holds the information and a prior counted at
     /// every tick would pull the track toward the venue's centre.
     let trackingTrilaterator: Trilaterator
-    let grid: GridPosterior
+    var grid: GridPosterior
     let targetHeightMeters: Double
 
     init(venue: Venue, configuration: EngineConfiguration) {
@@ -24,6 +24,7 @@ struct EngineContext: Sendable {
         trackingTrilaterator = tracking
         grid = GridPosterior(bounds: venue.bounds ?? Trilaterator.anchorArea(venue.anchors),
                              cellMeters: configuration.gridCellMeters, loss: .huber(configuration.huberThreshold))
+        grid.commonOffsetSigmaDB = configuration.commonOffsetSigmaDB
         let flat = venue.anchors.allSatisfy { $0.z == 0 }
         targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)
     }
