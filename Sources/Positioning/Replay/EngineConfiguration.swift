@@ -74,6 +74,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var trackingPriorWeakening: Double = 100
     /// Per-target covariance matching of the fused fixes: smoothing weight (0 = off).
     public var fixNoiseAdaptation: Double = 0.2
+    /// Whether a fused fix's covariance is scaled by its a posteriori variance factor (the fit's reduced χ²,
+    /// when above 1).
+    public var scalesFixByResidual: Bool = true
     /// Huber threshold of the solver, in sigmas.
     public var huberThreshold: Double = 2
     /// Hampel window, seconds.
@@ -87,7 +90,7 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Fixes keep coming (last known) this long after a target's last observation, seconds.
     public var holdoverSeconds: Double = 30
     /// Multiplier on the filter's 68% radius (model error the filter does not see).
-    public var radiusScale: Double = 1.35
+    public var radiusScale: Double = 1.3
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.

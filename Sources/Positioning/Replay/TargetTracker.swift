@@ -162,7 +162,11 @@ struct TargetTracker {
             imm.update(rssi: measurements, solver: context.solver, gate: c.gate)
             return
         }
-        let nis = imm.update(position: [fix.x, fix.y], covariance: fixScale * fix.covariance)
+        // A posteriori variance factor of the fit, σ̂₀² = 2 Σρ / (n − 2): anchors that disagree with each other
+        // more than their sigmas allow say the model is off here, so the fix is worth less than its covariance.
+        let n = Double(measurements.count)
+        let s0 = c.scalesFixByResidual && n > 2 ? max(2 * fix.cost / (n - 2), 1) : 1
+        let nis = imm.update(position: [fix.x, fix.y], covariance: (fixScale * s0) * fix.covariance)
         if c.fixNoiseAdaptation > 0, nis.isFinite {
             // Covariance matching on the fixes: E[νᵀS⁻¹ν] = 2 when R is right.
             let a = c.fixNoiseAdaptation
