@@ -17,6 +17,37 @@ import Testing
         }
     }
 
+    /// The fix's cost is ½χ² of its residuals: with the model's own noise (3 dB, 8 anchors, squared loss, flat
+    /// prior) the a posteriori variance factor 2·cost/(n − 2) averages 1 (within ±0.15 over 300 draws), and
+    /// noise twice the model's sigma makes it about 4 (3-5).
+    @Test func costGivesTheVarianceFactor() {
+        var rng = SeededGenerator(seed: 12)
+        let venue = testVenue(anchorCount: 8)
+        var solver = Trilaterator(bounds: nil, anchors: venue.anchors, loss: .squared)
+        solver.priorVariance = [1e8, 1e8]
+        var factor = 0.0, doubled = 0.0
+        for _ in 0..<300 {
+            let x = Double.random(in: 4...16, using: &rng), y = Double.random(in: 4...16, using: &rng)
+            let z = simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 3, using: &rng)
+            factor += 2 * solver.locate(z)!.cost / 6 / 300
+            let w = simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 6, using: &rng)
+            doubled += 2 * solver.locate(w)!.cost / 6 / 300
+        }
+        #expect(abs(factor - 1) < 0.15, "variance factor \(factor)")
+        #expect(doubled > 3 && doubled < 5, "variance factor at twice the noise \(doubled)")
+    }
+
+    /// Inside the near-field distance the model is flat: the same RSSI and no gradient.
+    @Test func nearFieldIsFlat() {
+        let model = PathLossModel(measuredPowerDBm: -60, pathLossExponent: 2, shadowingSigmaDB: 3)
+        var z = RSSIMeasurement(anchorX: 0, anchorY: 0, model: model, rssiDBm: -62, sigmaDB: 3)
+        z.nearFieldMeters = 1
+        #expect(abs(z.predictedRSSIDBm(x: 0.5, y: 0) - (-60)) < 1e-12)
+        let inside = z.linearize(x: 0.5, y: 0.2)
+        #expect(inside.gx == 0 && inside.gy == 0)
+        #expect(abs(z.predictedRSSIDBm(x: 2, y: 0) - model.rssiDBm(atDistanceMeters: 2)) < 1e-12)
+    }
+
     /// Rotating and translating the anchors (and the truth) moves the solution with them, to 1 mm.
     @Test func solutionMovesWithTheAnchors() {
         var rng = SeededGenerator(seed: 11)

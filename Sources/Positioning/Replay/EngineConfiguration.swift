@@ -62,6 +62,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Within this distance of an anchor the path-loss model is flat (`RSSIMeasurement.nearFieldMeters`),
     /// metres: the model's reference distance d₀ = 1 m, as in the calibration (`PathLossCalibrator`).
     public var nearFieldMeters: Double = 1
+    /// Whether the grid posterior reports its spatial median (the estimate with the least expected distance
+    /// error) instead of its mean.
+    public var gridSpatialMedian: Bool = false
     /// Cell size of the grid posterior, metres.
     public var gridCellMeters: Double = 0.25
     /// Whether the estimate is kept in the venue bounds by truncating its Gaussian (else by clamping the mean).
@@ -108,6 +111,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         var c = EngineConfiguration()
         c.update = .snapshot
         c.gridPosteriorMaxAnchors = .max
+        c.gridSpatialMedian = true
         c.accelerationNoise = 0.001
         c.manoeuvreAccelerationNoise = nil
         c.radiusScale = 1.15
