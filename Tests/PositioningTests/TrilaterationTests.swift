@@ -37,6 +37,21 @@ import Testing
         #expect(doubled > 3 && doubled < 5, "variance factor at twice the noise \(doubled)")
     }
 
+    /// Each robust loss is ½r² near zero, and its IRLS weight is ρ'(r)/r (central differences, 1e-6 relative);
+    /// the Student-t weight falls toward zero far out (redescending), Huber's to k/|r|.
+    @Test func robustLossWeightsAreTheirDerivatives() {
+        for loss in [RobustLoss.squared, .huber(2), .studentT(4)] {
+            #expect(abs(loss.loss(1e-3) - 0.5e-6) < 1e-10)
+            for r in [-7.0, -2.5, -0.3, 0.8, 1.9, 3.3, 12.0] {
+                let h = 1e-5
+                let derivative = (loss.loss(r + h) - loss.loss(r - h)) / (2 * h)
+                #expect(abs(derivative / r - loss.weight(r)) < 1e-6 * max(1, abs(derivative / r)), "\(loss) at \(r)")
+            }
+        }
+        #expect(RobustLoss.studentT(4).weight(20) < 0.01)
+        #expect(abs(RobustLoss.huber(2).weight(20) - 0.1) < 1e-12)
+    }
+
     /// Inside the near-field distance the model is flat: the same RSSI and no gradient.
     @Test func nearFieldIsFlat() {
         let model = PathLossModel(measuredPowerDBm: -60, pathLossExponent: 2, shadowingSigmaDB: 3)

@@ -36,6 +36,7 @@ enum AccuracyHarness {
             case "near": c.nearFieldMeters = v
             case "s0": c.scalesFixByResidual = v != 0
             case "spatialMedian": c.gridSpatialMedian = v != 0
+            case "studentT": c.studentDegreesOfFreedom = v > 0 ? v : nil
             case "sampleTime": c.updatesAtSampleTime = v != 0
             case "q": c.accelerationNoise = v
             case "v0": c.initialVelocitySigma = v

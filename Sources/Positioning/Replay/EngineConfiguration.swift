@@ -80,6 +80,8 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Whether a fused fix's covariance is scaled by its a posteriori variance factor (the fit's reduced χ²,
     /// when above 1).
     public var scalesFixByResidual: Bool = true
+    /// Degrees of freedom of a Student-t loss for the solver and the grid posterior; nil: Huber's loss.
+    public var studentDegreesOfFreedom: Double?
     /// Huber threshold of the solver, in sigmas.
     public var huberThreshold: Double = 2
     /// Hampel window, seconds.
