@@ -84,6 +84,40 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         }
     }
 
+    /// A 0.25 s output grid over 1 s updates: a fix every 0.25 s; between updates the fix is the state carried
+    /// forward by its own velocity (displacement = velocity × Δt within 1 mm; without the bounds' truncation and
+    /// the speed cap, which act on each model of the mixture and so move a prediction off that line near walls);
+    /// the updates themselves are the fixes of the 1 s grid (to 1 µm); causal under any cut.
+    @Test func finerOutputGridPredictsBetweenUpdates() {
+        let venue = testVenue()
+        let walk = simulatedWalk(seconds: 20, venue: venue, seed: 58)
+        var c = Self.configuration
+        c.truncateToBounds = false
+        c.maximumSpeed = 100
+        var fine = c
+        fine.intervalSeconds = 0.25
+        let coarse = replay(walk.observations, venue: venue, configuration: c)
+        let fixes = replay(walk.observations, venue: venue, configuration: fine)
+        #expect(fixes.count >= 4 * 20)
+        for (k, f) in fixes.enumerated() { #expect(abs(f.t - (fixes[0].t + 0.25 * Double(k))) < 1e-9) }
+        for c in coarse.prefix(15) {
+            guard let f = fixes.first(where: { abs($0.t - c.t) < 1e-9 }) else { Issue.record("no fix at \(c.t)"); continue }
+            #expect(abs(f.x - c.x) < 1e-6 && abs(f.y - c.y) < 1e-6, "t \(c.t)")
+        }
+        // Between two updates (k = 4m + 1 ... 4m + 3) the track moves by v · Δt from the update's fix.
+        for m in 2..<15 {
+            let u = fixes[4 * m], p = fixes[4 * m + 2]
+            guard let v = u.speed, let course = u.course else { continue }
+            let θ = course * Double.pi / 180
+            let (ex, ey) = (u.x + v * sin(θ) * 0.5, u.y + v * cos(θ) * 0.5)
+            #expect(abs(p.x - ex) < 1e-3 && abs(p.y - ey) < 1e-3, "fix \(4 * m + 2)")
+        }
+        for cut in [1004.1, 1012.6] {
+            let prefix = replay(walk.observations.filter { $0.t <= cut }, venue: venue, configuration: fine)
+            #expect(fixes.filter { $0.t <= cut } == prefix.filter { $0.t <= cut }, "cut at \(cut)")
+        }
+    }
+
     @Test func replayIsDeterministic() {
         let venue = testVenue()
         let walk = simulatedWalk(seconds: 20, venue: venue, seed: 52)

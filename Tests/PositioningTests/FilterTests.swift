@@ -39,7 +39,7 @@ import Testing
         filter.add(t: 0, rssiDBm: -60)
         filter.add(t: 0.5, rssiDBm: -62)
         let first = filter.drainTick()
-        #expect(first?.count == 2 && first?.meanDBm == -61)
+        #expect(first?.count == 2 && first?.meanDBm == -61 && first?.meanTime == 0.25)
         #expect(filter.drainTick() == nil)
     }
 }

@@ -17,6 +17,52 @@ import Testing
         }
     }
 
+    /// The fix's cost is ½χ² of its residuals: with the model's own noise (3 dB, 8 anchors, squared loss, flat
+    /// prior) the a posteriori variance factor 2·cost/(n − 2) averages 1 (within ±0.15 over 300 draws), and
+    /// noise twice the model's sigma makes it about 4 (3-5).
+    @Test func costGivesTheVarianceFactor() {
+        var rng = SeededGenerator(seed: 12)
+        let venue = testVenue(anchorCount: 8)
+        var solver = Trilaterator(bounds: nil, anchors: venue.anchors, loss: .squared)
+        solver.priorVariance = [1e8, 1e8]
+        var factor = 0.0, doubled = 0.0
+        for _ in 0..<300 {
+            let x = Double.random(in: 4...16, using: &rng), y = Double.random(in: 4...16, using: &rng)
+            let z = simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 3, using: &rng)
+            factor += 2 * solver.locate(z)!.cost / 6 / 300
+            let w = simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 6, using: &rng)
+            doubled += 2 * solver.locate(w)!.cost / 6 / 300
+        }
+        #expect(abs(factor - 1) < 0.15, "variance factor \(factor)")
+        #expect(doubled > 3 && doubled < 5, "variance factor at twice the noise \(doubled)")
+    }
+
+    /// Each robust loss is ½r² near zero, and its IRLS weight is ρ'(r)/r (central differences, 1e-6 relative);
+    /// the Student-t weight falls toward zero far out (redescending), Huber's to k/|r|.
+    @Test func robustLossWeightsAreTheirDerivatives() {
+        for loss in [RobustLoss.squared, .huber(2), .studentT(4)] {
+            #expect(abs(loss.loss(1e-3) - 0.5e-6) < 1e-10)
+            for r in [-7.0, -2.5, -0.3, 0.8, 1.9, 3.3, 12.0] {
+                let h = 1e-5
+                let derivative = (loss.loss(r + h) - loss.loss(r - h)) / (2 * h)
+                #expect(abs(derivative / r - loss.weight(r)) < 1e-6 * max(1, abs(derivative / r)), "\(loss) at \(r)")
+            }
+        }
+        #expect(RobustLoss.studentT(4).weight(20) < 0.01)
+        #expect(abs(RobustLoss.huber(2).weight(20) - 0.1) < 1e-12)
+    }
+
+    /// Inside the near-field distance the model is flat: the same RSSI and no gradient.
+    @Test func nearFieldIsFlat() {
+        let model = PathLossModel(measuredPowerDBm: -60, pathLossExponent: 2, shadowingSigmaDB: 3)
+        var z = RSSIMeasurement(anchorX: 0, anchorY: 0, model: model, rssiDBm: -62, sigmaDB: 3)
+        z.nearFieldMeters = 1
+        #expect(abs(z.predictedRSSIDBm(x: 0.5, y: 0) - (-60)) < 1e-12)
+        let inside = z.linearize(x: 0.5, y: 0.2)
+        #expect(inside.gx == 0 && inside.gy == 0)
+        #expect(abs(z.predictedRSSIDBm(x: 2, y: 0) - model.rssiDBm(atDistanceMeters: 2)) < 1e-12)
+    }
+
     /// Rotating and translating the anchors (and the truth) moves the solution with them, to 1 mm.
     @Test func solutionMovesWithTheAnchors() {
         var rng = SeededGenerator(seed: 11)

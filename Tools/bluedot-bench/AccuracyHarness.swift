@@ -31,6 +31,13 @@ enum AccuracyHarness {
             let v = Double(parts[1]) ?? 0
             switch parts[0] {
             case "interval": c.intervalSeconds = v
+            case "updateInterval": c.updateIntervalSeconds = v
+            case "offset": c.commonOffsetSigmaDB = v > 0 ? v : nil
+            case "near": c.nearFieldMeters = v
+            case "s0": c.scalesFixByResidual = v != 0
+            case "spatialMedian": c.gridSpatialMedian = v != 0
+            case "studentT": c.studentDegreesOfFreedom = v > 0 ? v : nil
+            case "sampleTime": c.updatesAtSampleTime = v != 0
             case "q": c.accelerationNoise = v
             case "v0": c.initialVelocitySigma = v
             case "vmax": c.maximumSpeed = v
@@ -106,6 +113,11 @@ enum AccuracyHarness {
             let replay = ReplayRun(venue: calibrated.venue, configuration: configuration)
             let (fixes, _) = try replay.run(path: set.observations)
             let truth = try TruthReader.read(path: set.truth)
+            if let folder = ProcessInfo.processInfo.environment["BENCH_FIXES"] {
+                // Writes the fixes (for inspection).
+                let path = folder + "/" + set.name + ".locations.jsonl"
+                try Data(LocationWriter.text(fixes).utf8).write(to: URL(fileURLWithPath: path))
+            }
             let report = Evaluator.evaluate(fixes: fixes, truth: truth,
                                             scoring: set.isStatic ? .stationary : .movingDefault)
             if ProcessInfo.processInfo.environment["BENCH_DEBUG"] != nil {

@@ -20,8 +20,10 @@ public struct PathLossCalibrator: Sendable {
     public var huberThreshold: Double = 1.5
     /// Smallest residual sigma reported, dB.
     public var sigmaFloorDB: Double = 1
-    /// Distances below this are clamped (near field), metres.
-    public var minimumDistanceMeters: Double = 0.5
+    /// Distances below this are clamped (near field), metres: the model's reference distance d₀ = 1 m, below
+    /// which the log-distance law is not assumed to hold (Rappaport §4.9); the engine's `nearFieldMeters` is
+    /// the same.
+    public var minimumDistanceMeters: Double = 1
 
     /// Creates a calibrator with the documented defaults.
     public init() {}

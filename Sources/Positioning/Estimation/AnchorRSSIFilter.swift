@@ -24,6 +24,7 @@ public struct AnchorRSSIFilter: Sendable {
     private var count = 0
     /// Sum and count of accepted samples since the last `drainTick()`.
     private var tickSum = 0.0
+    private var tickTimeSum = 0.0
     private var tickCount = 0
     /// Samples rejected as outliers since creation.
     public private(set) var rejected = 0
@@ -59,16 +60,19 @@ public struct AnchorRSSIFilter: Sendable {
         times[slot] = t
         values[slot] = x
         tickSum += x
+        tickTimeSum += t
         tickCount += 1
         lastTime = t
         return true
     }
 
-    /// The mean and count of samples accepted since the previous call, then resets; nil when none.
-    public mutating func drainTick() -> (meanDBm: Double, count: Int)? {
-        defer { tickSum = 0; tickCount = 0 }
+    /// The mean RSSI, count and mean time of the samples accepted since the previous call, then resets; nil
+    /// when none.
+    public mutating func drainTick() -> (meanDBm: Double, count: Int, meanTime: Double)? {
+        defer { tickSum = 0; tickTimeSum = 0; tickCount = 0 }
         guard tickCount > 0 else { return nil }
-        return (tickSum / Double(tickCount), tickCount)
+        let n = Double(tickCount)
+        return (tickSum / n, tickCount, tickTimeSum / n)
     }
 
     /// The median of the window's samples no older than `windowSeconds` before `now`, with their count.

@@ -15,6 +15,13 @@ public struct GridPosterior: Sendable {
     public let cellMeters: Double
     /// The robust loss on normalized residuals.
     public let loss: RobustLoss
+    /// Whether the point estimate is the posterior's spatial median (minimizing the expected distance error)
+    /// rather than its mean (minimizing the expected squared error); the covariance is the spread around it.
+    public var usesSpatialMedian = false
+    /// Prior standard deviation of an offset common to every anchor's RSSI (the device's transmit power or
+    /// gain, its orientation and the body beside it), dB; nil: no such offset. Each cell uses the offset that
+    /// best explains its residuals under this prior (a profile likelihood).
+    public var commonOffsetSigmaDB: Double?
     private let xs: [Double]
     private let ys: [Double]
 
@@ -35,11 +42,25 @@ public struct GridPosterior: Sendable {
         guard !measurements.isEmpty else { return nil }
         var logp = [Double](repeating: 0, count: xs.count * ys.count)
         var best = -Double.infinity
+        // b̂ = Σ wᵢ rᵢ / (w_b + Σ wᵢ), wᵢ = 1/σᵢ², w_b = 1/σ_b²; the prior adds ½ w_b b̂².
+        let wb = commonOffsetSigmaDB.map { 1 / ($0 * $0) }
+        var sumW = 0.0
+        for z in measurements { sumW += 1 / (z.sigmaDB * z.sigmaDB) }
+        var r = [Double](repeating: 0, count: measurements.count)
         for (j, y) in ys.enumerated() {
             for (i, x) in xs.enumerated() {
-                var l = 0.0
-                for z in measurements {
-                    l -= loss.loss((z.rssiDBm - z.predictedRSSIDBm(x: x, y: y)) / z.sigmaDB)
+                var l = 0.0, swr = 0.0
+                for (m, z) in measurements.enumerated() {
+                    r[m] = z.rssiDBm - z.predictedRSSIDBm(x: x, y: y)
+                    swr += r[m] / (z.sigmaDB * z.sigmaDB)
+                }
+                var b = 0.0
+                if let wb {
+                    b = swr / (wb + sumW)
+                    l -= 0.5 * wb * b * b
+                }
+                for (m, z) in measurements.enumerated() {
+                    l -= loss.loss((r[m] - b) / z.sigmaDB)
                 }
                 logp[j * xs.count + i] = l
                 best = max(best, l)
@@ -59,8 +80,44 @@ public struct GridPosterior: Sendable {
         }
         let mx = sx / sw, my = sy / sw
         let cell = cellMeters * cellMeters / 12
-        let C = Matrix(rows: 2, columns: 2, entries: [sxx / sw - mx * mx + cell, sxy / sw - mx * my,
+        var C = Matrix(rows: 2, columns: 2, entries: [sxx / sw - mx * mx + cell, sxy / sw - mx * my,
                                                       sxy / sw - mx * my, syy / sw - my * my + cell])
-        return (mx, my, C.symmetrized)
+        guard usesSpatialMedian else { return (mx, my, C.symmetrized) }
+        let (px, py) = spatialMedian(logp: logp, best: best, from: (mx, my))
+        // Spread around the reported point: Σ + (m − p)(m − p)ᵀ.
+        let dx = mx - px, dy = my - py
+        C[0, 0] += dx * dx
+        C[0, 1] += dx * dy
+        C[1, 0] += dx * dy
+        C[1, 1] += dy * dy
+        return (px, py, C.symmetrized)
+    }
+
+    /// The weighted spatial (geometric) median of the cells by Weiszfeld's iteration (Weiszfeld, Tohoku Math. J.
+    /// 43, 1937), started at the mean: `p ← Σ (wᵢ/‖cᵢ − p‖) cᵢ / Σ (wᵢ/‖cᵢ − p‖)`.
+    private func spatialMedian(logp: [Double], best: Double, from start: (Double, Double)) -> (Double, Double) {
+        var cells: [(x: Double, y: Double, w: Double)] = []
+        for (j, y) in ys.enumerated() {
+            for (i, x) in xs.enumerated() {
+                let w = exp(logp[j * xs.count + i] - best)
+                if w > 1e-6 { cells.append((x, y, w)) }
+            }
+        }
+        var (px, py) = start
+        let eps = 0.25 * cellMeters
+        for _ in 0..<30 {
+            var sx = 0.0, sy = 0.0, s = 0.0
+            for c in cells {
+                let d = max(((c.x - px) * (c.x - px) + (c.y - py) * (c.y - py)).squareRoot(), eps)
+                sx += c.w / d * c.x
+                sy += c.w / d * c.y
+                s += c.w / d
+            }
+            let (nx, ny) = (sx / s, sy / s)
+            let moved = abs(nx - px) + abs(ny - py)
+            (px, py) = (nx, ny)
+            if moved < 1e-3 { break }
+        }
+        return (px, py)
     }
 }

@@ -15,6 +15,9 @@ public struct RSSIMeasurement: Sendable, Hashable {
     public var rssiDBm: Double
     /// Standard deviation of this measurement around the model, dB.
     public var sigmaDB: Double
+    /// Distances closer than this are treated as this: near an anchor the log-distance law no longer holds
+    /// (antenna pattern, near field), and the model is flat inside.
+    public var nearFieldMeters: Double = RSSIMeasurement.minimumDistanceMeters
 
     /// Creates a measurement.
     public init(anchorX: Double, anchorY: Double, heightDifferenceMeters: Double = 0, model: PathLossModel,
@@ -27,13 +30,13 @@ public struct RSSIMeasurement: Sendable, Hashable {
         self.sigmaDB = sigmaDB
     }
 
-    /// Distances closer than this are treated as this (the model breaks down in the near field).
+    /// The default near-field distance, metres.
     public static let minimumDistanceMeters = 0.3
 
     /// The 3-D distance from a horizontal position to the anchor, metres (at least the minimum).
     public func distanceMeters(x: Double, y: Double) -> Double {
         let dx = x - anchorX, dy = y - anchorY, dz = heightDifferenceMeters
-        return max((dx * dx + dy * dy + dz * dz).squareRoot(), Self.minimumDistanceMeters)
+        return max((dx * dx + dy * dy + dz * dz).squareRoot(), nearFieldMeters)
     }
 
     /// The model's RSSI at a position, h(p), dBm.
@@ -47,7 +50,7 @@ public struct RSSIMeasurement: Sendable, Hashable {
     public func linearize(x: Double, y: Double) -> (residual: Double, gx: Double, gy: Double) {
         let dx = x - anchorX, dy = y - anchorY, dz = heightDifferenceMeters
         let d2raw = dx * dx + dy * dy + dz * dz
-        let dmin = Self.minimumDistanceMeters
+        let dmin = nearFieldMeters
         let d2 = max(d2raw, dmin * dmin)
         let h = model.measuredPowerDBm - 5 * model.pathLossExponent * log10(d2)
         let r = (rssiDBm - h) / sigmaDB

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Robust losses for M-estimation by iteratively reweighted least squares.
 ///
 /// Huber, "Robust Estimation of a Location Parameter", Ann. Math. Statist. 35 (1964); the weights are the
@@ -7,6 +9,9 @@ public enum RobustLoss: Sendable, Hashable {
     case squared
     /// Huber's loss with threshold k (in sigmas): quadratic inside, linear outside.
     case huber(Double)
+    /// A Student-t loss with ν degrees of freedom, `ρ(r) = (ν/2) log(1 + r²/ν)`: the t log-density scaled so
+    /// that it is ½r² near zero; redescending, so a gross outlier (a body-shadowed anchor) loses its pull.
+    case studentT(Double)
 
     /// The loss ρ(r) of a normalized residual (½r² inside the threshold).
     public func loss(_ r: Double) -> Double {
@@ -16,6 +21,8 @@ public enum RobustLoss: Sendable, Hashable {
         case .huber(let k):
             let a = abs(r)
             return a <= k ? 0.5 * r * r : k * a - 0.5 * k * k
+        case .studentT(let ν):
+            return 0.5 * ν * log1p(r * r / ν)
         }
     }
 
@@ -27,6 +34,8 @@ public enum RobustLoss: Sendable, Hashable {
         case .huber(let k):
             let a = abs(r)
             return a <= k ? 1 : k / a
+        case .studentT(let ν):
+            return 1 / (1 + r * r / ν)
         }
     }
 }

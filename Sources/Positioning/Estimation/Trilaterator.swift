@@ -18,6 +18,8 @@ public struct Trilaterator: Sendable {
         public var radius68: Double { AccuracyRadius.radius68(covariance) }
         /// IRLS weights per measurement.
         public var weights: [Double]
+        /// The objective at the fix: Σ ρ(rᵢ) plus the prior's ½ eᵀΛe (≈ ½ χ² of the residuals).
+        public var cost: Double = 0
     }
 
     /// The solver (loss, bounds).
@@ -56,7 +58,8 @@ public struct Trilaterator: Sendable {
         let other = solver.solve(measurements, priorMean: priorMean, priorInformation: Λ,
                                  start: Trilaterator.weightedCentroid(measurements))
         if other.cost < best.cost { best = other }
-        return Fix(x: best.state[0], y: best.state[1], covariance: best.covariance, weights: best.weights)
+        return Fix(x: best.state[0], y: best.state[1], covariance: best.covariance, weights: best.weights,
+                   cost: best.cost)
     }
 
     /// The anchors' centroid weighted by received power (mW), a robust starting point.

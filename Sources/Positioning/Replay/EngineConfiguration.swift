@@ -19,8 +19,15 @@ public struct EngineConfiguration: Sendable, Hashable {
         case windowMedian
     }
 
-    /// Seconds between fixes on each target's grid.
+    /// Seconds between fixes on each target's grid (the output grid). Between filter updates a fix is the
+    /// filter's state predicted to the grid time with the constant-velocity model.
     public var intervalSeconds: Double = 1
+    /// Seconds between filter updates (each fuses the samples accepted since the previous update); a grid
+    /// point at least this long after the previous update triggers the next one. Snapshots update every tick.
+    public var updateIntervalSeconds: Double = 1
+    /// Whether an update is applied at the mean time of the samples it fuses (else at the grid time): a mean of
+    /// the packets of the last second describes where the target was about half a second ago.
+    public var updatesAtSampleTime: Bool = false
     /// Kalman update method.
     public var update: UpdateMethod = .trilateration
     /// Per-anchor RSSI value per tick.
@@ -49,6 +56,15 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Snapshot fixes (the first fix of a target, every fix in `.snapshot` mode) from this many anchors or fewer
     /// use the grid posterior mean instead of the Gauss-Newton optimum.
     public var gridPosteriorMaxAnchors: Int = 2
+    /// Prior sigma of an RSSI offset common to all anchors of one fix (device gain, orientation, body), dB; nil:
+    /// none. Used by the grid posterior.
+    public var commonOffsetSigmaDB: Double?
+    /// Within this distance of an anchor the path-loss model is flat (`RSSIMeasurement.nearFieldMeters`),
+    /// metres: the model's reference distance d₀ = 1 m, as in the calibration (`PathLossCalibrator`).
+    public var nearFieldMeters: Double = 1
+    /// Whether the grid posterior reports its spatial median (the estimate with the least expected distance
+    /// error) instead of its mean.
+    public var gridSpatialMedian: Bool = false
     /// Cell size of the grid posterior, metres.
     public var gridCellMeters: Double = 0.25
     /// Whether the estimate is kept in the venue bounds by truncating its Gaussian (else by clamping the mean).
@@ -61,6 +77,11 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var trackingPriorWeakening: Double = 100
     /// Per-target covariance matching of the fused fixes: smoothing weight (0 = off).
     public var fixNoiseAdaptation: Double = 0.2
+    /// Whether a fused fix's covariance is scaled by its a posteriori variance factor (the fit's reduced χ²,
+    /// when above 1).
+    public var scalesFixByResidual: Bool = true
+    /// Degrees of freedom of a Student-t loss for the solver and the grid posterior; nil: Huber's loss.
+    public var studentDegreesOfFreedom: Double?
     /// Huber threshold of the solver, in sigmas.
     public var huberThreshold: Double = 2
     /// Hampel window, seconds.
@@ -74,7 +95,7 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Fixes keep coming (last known) this long after a target's last observation, seconds.
     public var holdoverSeconds: Double = 30
     /// Multiplier on the filter's 68% radius (model error the filter does not see).
-    public var radiusScale: Double = 1.35
+    public var radiusScale: Double = 1.3
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.
@@ -92,6 +113,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         var c = EngineConfiguration()
         c.update = .snapshot
         c.gridPosteriorMaxAnchors = .max
+        c.gridSpatialMedian = true
         c.accelerationNoise = 0.001
         c.manoeuvreAccelerationNoise = nil
         c.radiusScale = 1.15

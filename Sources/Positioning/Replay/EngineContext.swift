@@ -9,21 +9,24 @@ struct EngineContext: Sendable {
     /// `trackingPriorWeakening`, since the filter already holds the information and a prior counted at
     /// every tick would pull the track toward the venue's centre.
     let trackingTrilaterator: Trilaterator
-    let grid: GridPosterior
+    var grid: GridPosterior
     let targetHeightMeters: Double
 
     init(venue: Venue, configuration: EngineConfiguration) {
         self.configuration = configuration
         anchors = AnchorTable(venue: venue)
         bounds = venue.bounds
-        solver = PositionSolver(loss: .huber(configuration.huberThreshold), bounds: venue.bounds)
+        let loss = configuration.studentDegreesOfFreedom.map(RobustLoss.studentT) ?? .huber(configuration.huberThreshold)
+        solver = PositionSolver(loss: loss, bounds: venue.bounds)
         trilaterator = Trilaterator(bounds: venue.bounds, anchors: venue.anchors,
-                                    loss: .huber(configuration.huberThreshold))
+                                    loss: loss)
         var tracking = trilaterator
         tracking.priorVariance = tracking.priorVariance.map { $0 * configuration.trackingPriorWeakening }
         trackingTrilaterator = tracking
         grid = GridPosterior(bounds: venue.bounds ?? Trilaterator.anchorArea(venue.anchors),
-                             cellMeters: configuration.gridCellMeters, loss: .huber(configuration.huberThreshold))
+                             cellMeters: configuration.gridCellMeters, loss: loss)
+        grid.commonOffsetSigmaDB = configuration.commonOffsetSigmaDB
+        grid.usesSpatialMedian = configuration.gridSpatialMedian
         let flat = venue.anchors.allSatisfy { $0.z == 0 }
         targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)
     }

@@ -15,7 +15,11 @@ struct TargetTracker {
     /// Every anchor this target has been heard by, in the order first heard.
     var heardAnchors: [Int] = []
     var filter: InteractingMultipleModel?
+    /// The filter's own time (its last update's sample time, or the last tick without samples).
     var lastTickTime: Double?
+    /// Grid time of the last update, and how many anchors it heard.
+    var lastUpdateTime: Double?
+    var lastHeardCount = 0
     var lastHeardTime: Double
     var lastGood: (x: Double, y: Double)?
     var floorEstimator = FloorEstimator()
@@ -45,29 +49,44 @@ struct TargetTracker {
     }
 
     /// Produces the fix at grid time g from everything added so far (all of it at or before g).
+    ///
+    /// A grid point less than `updateIntervalSeconds` after the previous update only predicts: the fix is the
+    /// filter's state carried to g by the motion model, the filter itself is left as it is.
     mutating func tick(at g: Double, context: EngineContext) -> LocationFix {
         let c = context.configuration
+        if c.update != .snapshot, let imm = filter, let last = lastUpdateTime,
+           g - last < c.updateIntervalSeconds - 1e-6 {
+            return predictedFix(imm, at: g, context: context)
+        }
         let fresh = !pending.isEmpty
-        let measurements = collect(at: g, context: context)
+        let (measurements, sampleTime) = collect(at: g, context: context)
         let heard = c.update == .snapshot ? (fresh || filter == nil ? measurements.count : 0) : measurements.count
         let k: ConstantVelocityKalman
         if c.update != .snapshot, var imm = filter {
-            let dt = g - (lastTickTime ?? g)
+            // The update sits at its samples' mean time (never before the filter's own time, never after g).
+            let tm = heard > 0 && c.updatesAtSampleTime ? min(max(sampleTime, lastTickTime ?? g), g) : g
+            let dt = tm - (lastTickTime ?? tm)
             imm.predict(dt: dt)
-            if g - lastHeardTime > c.intervalSeconds {
+            if g - lastHeardTime > c.updateIntervalSeconds {
                 imm.forEachModel { $0.dampVelocity(by: pow(0.5, dt / c.velocityHalfLifeSeconds)) }
             }
             if heard > 0 { fuse(measurements, into: &imm, context: context) }
             imm.forEachModel {
                 $0.capSpeed(c.maximumSpeed)
-                // A filtered Gaussian is truncated to the bounds (or its mean clamped).
-                if c.truncateToBounds { $0.truncate(to: context.bounds) } else { $0.clampPosition(to: context.bounds) }
+                Self.confine(&$0, context: context)
             }
             filter = imm
+            lastTickTime = tm
+            if tm < g {
+                // Reported at g: the state carried forward from the update's time.
+                imm.predict(dt: g - tm)
+                imm.forEachModel { Self.confine(&$0, context: context) }
+            }
             k = imm.combined
         } else if c.update == .snapshot, heard == 0, var imm = filter {
             imm.predict(dt: g - (lastTickTime ?? g))
             filter = imm
+            lastTickTime = g
             k = imm.combined
         } else {
             // A snapshot is already confined (the grid covers the bounds; the solver projects).
@@ -77,14 +96,45 @@ struct TargetTracker {
             if let q = c.manoeuvreAccelerationNoise { noises.append(q) }
             filter = InteractingMultipleModel(initial: start, accelerationNoises: noises,
                                               switchRatePerSecond: c.modelSwitchRatePerSecond)
+            lastTickTime = g
             k = start
         }
-        lastTickTime = g
+        lastUpdateTime = g
+        lastHeardCount = heard
         if heard > 0 {
             lastHeardTime = g
             lastGood = (k.x[0], k.x[1])
         }
-        let position = lastGood ?? (k.x[0], k.x[1])
+        return fix(k, at: g, heard: heard, position: lastGood ?? (k.x[0], k.x[1]), configuration: c)
+    }
+
+    /// A filtered Gaussian is truncated to the bounds (or its mean clamped).
+    private static func confine(_ k: inout ConstantVelocityKalman, context: EngineContext) {
+        if context.configuration.truncateToBounds { k.truncate(to: context.bounds) } else { k.clampPosition(to: context.bounds) }
+    }
+
+    /// A fix between updates: the filter predicted to g (a copy; the filter keeps its own time).
+    private mutating func predictedFix(_ imm: InteractingMultipleModel, at g: Double,
+                                       context: EngineContext) -> LocationFix {
+        let c = context.configuration
+        var imm = imm
+        let dt = g - (lastTickTime ?? g)
+        if dt > 0 {
+            imm.predict(dt: dt)
+            imm.forEachModel {
+                $0.capSpeed(c.maximumSpeed)
+                Self.confine(&$0, context: context)
+            }
+        }
+        let k = imm.combined
+        let heard = lastHeardCount
+        return fix(k, at: g, heard: heard, position: heard > 0 ? (k.x[0], k.x[1]) : lastGood ?? (k.x[0], k.x[1]),
+                   configuration: c)
+    }
+
+    /// The fix reported at grid time g from a filter state, and the grid moved on.
+    private mutating func fix(_ k: ConstantVelocityKalman, at g: Double, heard: Int, position: (x: Double, y: Double),
+                              configuration c: EngineConfiguration) -> LocationFix {
         let r = AccuracyRadius.radius68(k.P) * c.radiusScale
         let radius = (r * r + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot()
         gridIndex += 1
@@ -112,7 +162,11 @@ struct TargetTracker {
             imm.update(rssi: measurements, solver: context.solver, gate: c.gate)
             return
         }
-        let nis = imm.update(position: [fix.x, fix.y], covariance: fixScale * fix.covariance)
+        // A posteriori variance factor of the fit, σ̂₀² = 2 Σρ / (n − 2): anchors that disagree with each other
+        // more than their sigmas allow say the model is off here, so the fix is worth less than its covariance.
+        let n = Double(measurements.count)
+        let s0 = c.scalesFixByResidual && n > 2 ? max(2 * fix.cost / (n - 2), 1) : 1
+        let nis = imm.update(position: [fix.x, fix.y], covariance: (fixScale * s0) * fix.covariance)
         if c.fixNoiseAdaptation > 0, nis.isFinite {
             // Covariance matching on the fixes: E[νᵀS⁻¹ν] = 2 when R is right.
             let a = c.fixNoiseAdaptation
@@ -139,13 +193,14 @@ struct TargetTracker {
     ///
     /// A snapshot uses every anchor still in its window (median); the filters use the samples that arrived
     /// since the last tick (their mean, or the window median with `.windowMedian`).
-    private mutating func collect(at g: Double, context: EngineContext) -> [RSSIMeasurement] {
+    private mutating func collect(at g: Double, context: EngineContext) -> ([RSSIMeasurement], Double) {
         let c = context.configuration
         let table = context.anchors
         let snapshot = c.update == .snapshot
         var out: [RSSIMeasurement] = []
         out.reserveCapacity(pending.count)
         var votes: [(floor: Int, rssiDBm: Double)] = []
+        var timeSum = 0.0, sampleCount = 0
         // The device is at its height above the floor it is on (as of the previous tick).
         let height = context.targetHeightMeters + (floorEstimator.floor.flatMap { table.floorElevation[$0] } ?? 0)
         for a in snapshot ? heardAnchors : pending {
@@ -158,19 +213,25 @@ struct TargetTracker {
                 guard let tick else { continue }
                 (value, count) = (tick.meanDBm, tick.count)
             }
+            if let tick {
+                timeSum += tick.meanTime * Double(tick.count)
+                sampleCount += tick.count
+            }
             let model = table.models[a]
             // The model's sigma (the calibration residual) holds the packet jitter j once; averaging n packets
             // keeps only j²/n of it: σ² = σ_model² − j² (1 − 1/n), never below j².
             let s2 = model.shadowingSigmaDB * model.shadowingSigmaDB, j2 = c.jitterSigmaDB * c.jitterSigmaDB
             let sigma = c.sigmaScale * max(s2 - j2 * (1 - 1 / Double(count)), j2).squareRoot()
             let anchor = table.anchors[a]
-            out.append(RSSIMeasurement(anchorX: anchor.x, anchorY: anchor.y,
-                                       heightDifferenceMeters: table.heights[a] - height,
-                                       model: model, rssiDBm: value, sigmaDB: sigma))
+            var m = RSSIMeasurement(anchorX: anchor.x, anchorY: anchor.y,
+                                    heightDifferenceMeters: table.heights[a] - height,
+                                    model: model, rssiDBm: value, sigmaDB: sigma)
+            m.nearFieldMeters = c.nearFieldMeters
+            out.append(m)
             votes.append((anchor.floor, value))
         }
         pending.removeAll(keepingCapacity: true)
         floorEstimator.update(votes)
-        return out
+        return (out, sampleCount > 0 ? timeSum / Double(sampleCount) : g)
     }
 }
