@@ -1,0 +1,18 @@
+// swift-tools-version: 6.1
+// The display engine's tests under the thread sanitizer (`Tools/dev test` runs them), built on their own: the
+// folders are links to Sources/LocationDisplay and Tests/LocationDisplayTests, so nothing else of BlueDot (nor
+// its server dependencies) is rebuilt with the sanitizer.
+import PackageDescription
+
+let package = Package(
+    name: "BlueDotThreadSanitizer",
+    platforms: [.macOS(.v15)],
+    targets: [
+        .target(name: "LocationDisplay", path: "LocationDisplay", exclude: ["README.md"],
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "LocationDisplayTests", dependencies: ["LocationDisplay"], path: "LocationDisplayTests",
+            resources: [.copy("Fixtures")], swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)
