@@ -89,10 +89,16 @@ let package = Package(
             resources: [.copy("Page"), .copy("Demo")],
             swiftSettings: strict
         ),
+        // The controller options every scanning command shares (--hci, --h4-tcp, --h4-tty, --baud, --user-channel).
+        .target(
+            name: "ControllerOptions",
+            dependencies: ["HCI", "HCILinux", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "bluedot",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "BeaconLocation", "Gateway",
+                "HCI", "HCILinux", "Scanner", "Positioning", "BeaconLocation", "Gateway", "ControllerOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -160,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "bluedot-calibrate",
             dependencies: [
-                "CalibrationKit", "CalibrationDrawing", "Positioning", "HCI", "HCILinux", "Scanner",
+                "CalibrationKit", "CalibrationDrawing", "Positioning", "HCI", "HCILinux", "Scanner", "ControllerOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

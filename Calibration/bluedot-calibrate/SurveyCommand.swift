@@ -60,7 +60,7 @@ struct SurveyCommand: AsyncParsableCommand {
             records = try await session.run(readLine: { Swift.readLine() }, say: say, write: output.write,
                                             recorder: &recorder)
             if let stopped = recorder.stoppedBy { say("recording stopped early: \(stopped)") }
-        } else if let transport = try source.makeTransport() {
+        } else if let transport = try source.controller.makeTransport() {
             let level = Logger.Level(rawValue: logLevel) ?? .warning
             LoggingSystem.bootstrap { name in
                 var handler = StreamLogHandler.standardError(label: name)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControllerOptions
 import Foundation
 import HCILinux
 import Logging
@@ -15,7 +16,7 @@ struct ScanCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var transport: TransportOptions
+    @OptionGroup var transport: ControllerOptions
 
     @Flag(help: "Active scanning: send scan requests and report scan responses.")
     var active = false
@@ -47,6 +48,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        guard transport.sourcesGiven == 1 else { throw ValidationError("give exactly one of --hci, --h4-tcp, --h4-tty") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
         guard commandTimeout > 0 else { throw ValidationError("--command-timeout must be positive") }
         do { try scanConfiguration.validate() } catch { throw ValidationError("\(error)") }
@@ -54,7 +56,9 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger("bluedot.scan")
-        let link = try transport.makeTransport()
+        guard let link = try transport.makeTransport() else {
+            throw ValidationError("give exactly one of --hci, --h4-tcp, --h4-tty")
+        }
         var recorder: BtsnoopPacketRecorder?
         if let record {
             recorder = BtsnoopPacketRecorder(recorder: try BtsnoopRecorder(path: record), logger: logger)
