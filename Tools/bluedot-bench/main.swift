@@ -26,7 +26,7 @@ case "gateway":
 default:
     print("usage: bluedot-bench positioning [--observations N] [--targets N] [--anchors N]")
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
-    print("       bluedot-bench decode [--reports N] [--file PATH] [--json]")
+    print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")
     print("       bluedot-bench latency [--seconds S] [--pace X] [--seed N]")
     print("       bluedot-bench gateway [--binary PATH] [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ]")
     exit(arguments.isEmpty ? 0 : 2)
