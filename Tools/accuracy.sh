@@ -3,11 +3,11 @@
 # sets.json says), scores it with `bluedot evaluate`, and prints the results table.
 #
 # usage: Tools/accuracy.sh [DATA_DIR] [-- extra replay options]
-#   DATA_DIR defaults to /work/shared/data; the release build is made first. Static sets get --mode static.
+#   DATA_DIR defaults to ../shared/data (beside the package); the release build is made first. Static sets get --mode static.
 #   Outputs (location JSONL per set) are kept in $OUT (default: a temporary folder, printed at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${1:-/work/shared/data}
+DATA=${1:-../shared/data}
 shift $(( $# > 0 ? 1 : 0 ))
 [[ ${1:-} == "--" ]] && shift
 OUT=${OUT:-$(mktemp -d /tmp/bluedot-accuracy.XXXXXX)}

@@ -1,4 +1,4 @@
-/// Scores a location stream against ground truth with the protocol of `/work/shared/data/README.md`.
+/// Scores a location stream against ground truth with the protocol of `../shared/data/README.md` (docs/evaluation.md restates it).
 ///
 /// Per truth point (t, target), the protocol picks one fix of that target (see `ScoringProtocol`); the error is
 /// the horizontal distance between the fix's (x, y) and the true (x, y). A truth point with no usable fix counts

@@ -1,4 +1,4 @@
-/// Which fix a truth point is scored against (`/work/shared/data/README.md`, "How the sets score").
+/// Which fix a truth point is scored against (`../shared/data/README.md` (docs/evaluation.md restates it), "How the sets score").
 public enum ScoringProtocol: Sendable, Hashable {
     /// Moving targets: the latest fix of the target with `fix.t <= truth.t + toleranceSeconds` and
     /// `truth.t - fix.t <= maxAgeSeconds` (defaults 0.001 s and 5 s; both bounds inclusive).
