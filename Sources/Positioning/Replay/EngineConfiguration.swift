@@ -100,6 +100,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var radiusFloorMeters: Double = 0.5
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.
     public var targetHeightMeters: Double?
+    /// Each anchor's place-dependent bias learned from a survey (`SurveyCalibration.Outcome.residualField`);
+    /// nil: the plain log-distance model (the default, see `docs/positioning.md`).
+    public var residualField: ResidualField?
 
     /// The defaults: a walking target.
     public init() {}
