@@ -85,7 +85,7 @@ enum AccuracyHarness {
             let venue = try VenueLoader.load(path: set.venue)
             var calibrator = PathLossCalibrator()
             var field = ResidualField.Parameters()
-            var usesField = false
+            var usesField = true
             for o in overrides where o.hasPrefix("cal.") {
                 let kv = o.dropFirst(4).split(separator: "=").map(String.init)
                 let v = Double(kv[1]) ?? 0
@@ -144,6 +144,11 @@ enum AccuracyHarness {
                              site.pathLossExponent, site.shadowingSigmaDB, calibrated.result.targetHeightMeters ?? -1))
                 for a in venue.anchors {
                     guard let f = calibrated.result.anchors[a.id] else { continue }
+                    if let layer = calibrated.residualField?.layers[a.id] {
+                        let b = layer.bias.map(abs).max() ?? 0
+                        print(String(format: "  %@ field: sigma after %.1f dB, largest |bias| %.1f dB", a.id,
+                                     layer.sigmaDB, b))
+                    }
                     print(String(format: "  %@ P0 %.1f n %.2f sigma %.1f samples %d%@", a.id, f.model.measuredPowerDBm,
                                  f.model.pathLossExponent, f.model.shadowingSigmaDB, f.samples, f.clamped ? " clamped" : ""))
                 }

@@ -11,21 +11,22 @@ import Foundation
 /// `j²/n + σ_c²` (packet jitter averaged over the bin's n packets, plus a part that does not average: body
 /// shadowing, orientation). The posterior mean `b̂(p)` and variance `v(p)` are tabulated on a grid over the
 /// venue and read back bilinearly; far from the survey the mean shrinks to 0 and the variance grows to τ².
-/// The measurement function becomes `h(p) + b̂(p)` with variance `σ_after² + v(p)` (`RSSIMeasurement.field`),
-/// i.e. a radio-map correction on top of the physical model.
+/// The measurement function becomes `h(p) + b̂(p)` with variance `σ² + v(p)` (`RSSIMeasurement.field`; σ the
+/// model's calibrated sigma), i.e. a radio-map correction on top of the physical model. The defaults (ℓ = 4 m,
+/// τ = 2 dB, σ_c = 4 dB: strong shrinkage) are the ones that held up leave-one-track-out (`docs/positioning.md`).
 public struct ResidualField: Sendable, Hashable {
     /// The field's hyperparameters.
     public struct Parameters: Sendable, Hashable {
         /// Correlation length ℓ of the bias, metres.
-        public var lengthScaleMeters: Double = 2.5
+        public var lengthScaleMeters: Double = 4
         /// Prior standard deviation τ of the bias, dB.
-        public var priorSigmaDB: Double = 4
+        public var priorSigmaDB: Double = 2
         /// Side of the bins the residuals are averaged in, metres.
         public var binMeters: Double = 1
         /// Per-packet jitter, dB: the part of a bin's noise that averaging its packets divides.
         public var jitterSigmaDB: Double = 3
         /// Noise of a bin mean that averaging does not remove, dB.
-        public var binSigmaDB: Double = 2.5
+        public var binSigmaDB: Double = 4
         /// Spacing of the tabulated grid, metres.
         public var gridMeters: Double = 0.5
         /// Distances below this are clamped (the model's reference distance, as in the calibration), metres.
@@ -47,7 +48,8 @@ public struct ResidualField: Sendable, Hashable {
         public var bias: [Double]
         /// Posterior variance of the bias per node, dB².
         public var variance: [Double]
-        /// Robust residual sigma of the survey around model plus field, dB.
+        /// Robust residual sigma of the survey around model plus field, dB (a diagnostic: in-sample it is
+        /// optimistic, so the engine keeps the model's own sigma and adds the field's variance).
         public var sigmaDB: Double
 
         /// The bias b̂, its variance v and the gradient of b̂ at a position (held constant outside the grid).
@@ -81,7 +83,7 @@ public struct ResidualField: Sendable, Hashable {
 
     /// Fits one layer per anchor on the survey's residuals against the (calibrated) venue's models.
     ///
-    /// `height` is not used for the grid (the field is 2-D) but the residuals use each sample's own z.
+    /// The field is 2-D (x, y); each residual uses its sample's own height. Anchors without samples get no layer.
     public static func fit(_ samples: [CalibrationSample], venue: Venue,
                            parameters: Parameters = Parameters()) -> ResidualField {
         var byAnchor: [String: [CalibrationSample]] = [:]

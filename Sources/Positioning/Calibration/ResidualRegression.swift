@@ -19,9 +19,9 @@ struct ResidualRegression {
         self.rows = rows
         self.residuals = residuals
         self.parameters = parameters
-        let scale = 1.4826 * PathLossCalibrator.median(residuals.map { abs($0 - PathLossCalibrator.median(residuals)) })
-        let limit = 3 * max(scale, 1)
         let center = PathLossCalibrator.median(residuals)
+        let scale = 1.4826 * PathLossCalibrator.median(residuals.map { abs($0 - center) })
+        let limit = 3 * max(scale, 1)
         var bins: [Int64: (sx: Double, sy: Double, sr: Double, n: Int)] = [:]
         let size = parameters.binMeters
         for (s, r) in zip(rows, residuals) {

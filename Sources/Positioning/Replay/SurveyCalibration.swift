@@ -11,17 +11,18 @@ public enum SurveyCalibration {
         /// Accepted survey lines that carried no truth position (not fitted).
         public var withoutTruth: Int
         /// Each anchor's place-dependent bias around the fitted models (`ResidualField`), nil when not asked
-        /// for; an engine uses it through `EngineConfiguration.residualField`.
+        /// for; an engine uses it through `EngineConfiguration.residualField` (the default, docs/positioning.md).
         public var residualField: ResidualField?
     }
 
     /// Reads every survey line that carries a truth position and fits them together.
     ///
-    /// Lines without `truth` are counted in `withoutTruth`, not fitted. With `field` parameters the residuals
-    /// around the fitted models are also mapped (`ResidualField.fit`, on the calibrated venue).
+    /// Lines without `truth` are counted in `withoutTruth`, not fitted. The residuals around the fitted models
+    /// are also mapped (`ResidualField.fit` on the calibrated venue, with the given parameters; nil: no field);
+    /// a caller hands `Outcome.residualField` to `EngineConfiguration.residualField`.
     public static func calibrate(venue: Venue, surveys: [String], strict: Bool = false,
                                  calibrator: PathLossCalibrator = PathLossCalibrator(),
-                                 field: ResidualField.Parameters? = nil)
+                                 field: ResidualField.Parameters? = ResidualField.Parameters())
         throws(JSONLinesError) -> Outcome {
         var samples: [CalibrationSample] = []
         var reports: [ReadReport] = []

@@ -220,10 +220,9 @@ struct TargetTracker {
             let model = table.models[a]
             let field = table.fields[a]
             // The model's sigma (the calibration residual) holds the packet jitter j once; averaging n packets
-            // keeps only j²/n of it: σ² = σ_model² − j² (1 − 1/n), never below j². With a bias field the
-            // residual sigma is the survey's around model plus field (the field's own variance is added at p).
-            let base = field?.sigmaDB ?? model.shadowingSigmaDB
-            let s2 = base * base, j2 = c.jitterSigmaDB * c.jitterSigmaDB
+            // keeps only j²/n of it: σ² = σ_model² − j² (1 − 1/n), never below j². A bias field keeps that sigma
+            // (it does not claim the variance it explained in-sample) and adds its own variance v(p) at p.
+            let s2 = model.shadowingSigmaDB * model.shadowingSigmaDB, j2 = c.jitterSigmaDB * c.jitterSigmaDB
             let sigma = c.sigmaScale * max(s2 - j2 * (1 - 1 / Double(count)), j2).squareRoot()
             let anchor = table.anchors[a]
             var m = RSSIMeasurement(anchorX: anchor.x, anchorY: anchor.y,
