@@ -3,10 +3,12 @@ import Foundation
 /// The Gaussian-process regression behind one `ResidualField.Layer`: one anchor's survey residuals, binned.
 ///
 /// Residuals are first winsorized at 3 robust sigmas (a 20 dB outlier must not carry a bin), then averaged per
-/// bin of `binMeters`. With the bins' kernel matrix `K` (squared exponential, variance τ², length ℓ) and their
+/// bin of `binMeters` (coarser when that makes over `maximumBins` bins). With the bins' kernel matrix `K` (squared exponential, variance τ², length ℓ) and their
 /// noise `N = diag(j²/nᵦ + σ_c²)`, the posterior at p is `b̂(p) = k(p)ᵀ (K + N)⁻¹ r̄` and
 /// `v(p) = τ² − k(p)ᵀ (K + N)⁻¹ k(p)`, through one Cholesky factor (Rasmussen and Williams 2006, Alg. 2.1).
 struct ResidualRegression {
+    /// Bins per anchor above which the survey is binned coarser.
+    static let maximumBins = 300
     private var binX: [Double] = [], binY: [Double] = [], binMean: [Double] = []
     private let rows: [CalibrationSample]
     private let residuals: [Double]
@@ -23,14 +25,20 @@ struct ResidualRegression {
         let scale = 1.4826 * PathLossCalibrator.median(residuals.map { abs($0 - center) })
         let limit = 3 * max(scale, 1)
         var bins: [Int64: (sx: Double, sy: Double, sr: Double, n: Int)] = [:]
-        let size = parameters.binMeters
-        for (s, r) in zip(rows, residuals) {
-            let key = Int64((s.x / size).rounded(.down)) << 32 ^ Int64((s.y / size).rounded(.down)) & 0xffff_ffff
-            let clipped = min(max(r, center - limit), center + limit)
-            var b = bins[key] ?? (0, 0, 0, 0)
-            b.sx += s.x; b.sy += s.y; b.sr += clipped; b.n += 1
-            bins[key] = b
-        }
+        var size = parameters.binMeters
+        repeat {
+            // A survey denser than `maximumBins` bins is binned coarser (the exact regression costs m³ once and
+            // m² per grid node), by 1.5 per round; bins stay well under ℓ for any real venue.
+            if !bins.isEmpty { size *= 1.5 }
+            bins.removeAll(keepingCapacity: true)
+            for (s, r) in zip(rows, residuals) {
+                let key = Int64((s.x / size).rounded(.down)) << 32 ^ Int64((s.y / size).rounded(.down)) & 0xffff_ffff
+                let clipped = min(max(r, center - limit), center + limit)
+                var b = bins[key] ?? (0, 0, 0, 0)
+                b.sx += s.x; b.sy += s.y; b.sr += clipped; b.n += 1
+                bins[key] = b
+            }
+        } while bins.count > Self.maximumBins
         var noise: [Double] = []
         for key in bins.keys.sorted() {
             let b = bins[key]!
