@@ -55,6 +55,7 @@ enum AccuracyHarness {
             case "gridMax": c.gridPosteriorMaxAnchors = Int(v)
             case "cell": c.gridCellMeters = v
             case "truncate": c.truncateToBounds = v != 0
+            case "field": c.usesResidualField = v != 0
             case "multiStart": c.multiStart = v != 0
             case "triMin": c.trilaterationMinimumAnchors = Int(v)
             case "weaken": c.trackingPriorWeakening = v
@@ -105,14 +106,15 @@ enum AccuracyHarness {
             }
             // `cal.leaveOut=1`: calibrate without the set's own survey (when others remain), a proxy for runs
             // the calibration never saw; a moving set with one survey made of runs apart in time (WUT)
-            // calibrates on its first half of runs and is scored on the rest. Static sets stay in-sample.
+            // calibrates on its first half of runs and is scored on the rest, a static set (UJI: two passes
+            // over the same points) on the scans of its first half of time and is scored on the second.
             var surveys = set.calibration
             var scoredFrom = -Double.infinity
             if overrides.contains("cal.leaveOut=1") {
                 let others = surveys.filter { !$0.hasSuffix("/" + set.name + ".survey.jsonl") }
                 if !others.isEmpty {
                     surveys = others
-                } else if !set.isStatic, let split = try RunSplit(truthPath: set.truth), surveys.count == 1 {
+                } else if let split = try RunSplit(truthPath: set.truth, halves: set.isStatic), surveys.count == 1 {
                     surveys = [try split.writeSurvey(surveys[0], before: split.cut)]
                     scoredFrom = split.cut
                 }
@@ -171,14 +173,19 @@ enum AccuracyHarness {
 
 extension AccuracyHarness {
     /// A set recorded as runs apart in time (gaps over 10 min, WUT): calibrate on the first half of the runs,
-    /// score on the rest (`cal.leaveOut=1`).
+    /// score on the rest; or (static sets, UJI's two passes) on the first half of the time span
+    /// (`cal.leaveOut=1`).
     struct RunSplit {
         /// The first truth time of the held-out runs.
         var cut: Double
 
-        /// Nil when the truth has fewer than two runs.
-        init?(truthPath: String) throws {
+        /// Nil when the truth has fewer than two runs; with `halves`, the cut is the middle of the time span.
+        init?(truthPath: String, halves: Bool = false) throws {
             let times = try TruthReader.read(path: truthPath).map(\.t)
+            if halves, let first = times.first, let last = times.last, last > first {
+                cut = 0.5 * (first + last)
+                return
+            }
             var starts: [Double] = []
             for (a, b) in zip(times, times.dropFirst()) where b - a > 600 { starts.append(b) }
             guard !starts.isEmpty else { return nil }
