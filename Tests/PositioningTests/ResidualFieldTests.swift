@@ -99,4 +99,45 @@ import Testing
         let none = try SurveyCalibration.calibrate(venue: venue, surveys: [survey], field: nil)
         #expect(none.residualField == nil)
     }
+
+    /// A walk whose anchors carry a place-dependent bias (up to 5 dB): an engine given the field fitted on an
+    /// earlier survey of the same walk (other noise) tracks better than the plain model; static scans ignore it.
+    @Test func engineWithTheFieldTracksABiasedWalkBetter() {
+        let venue = testVenue(anchorCount: 6)
+        func biased(seed: UInt64) -> (observations: [Observation], truth: [TruthPoint]) {
+            var walk = simulatedWalk(seconds: 96, venue: venue, seed: seed)
+            for i in walk.observations.indices {
+                let k = Double(venue.anchors.firstIndex { $0.id == walk.observations[i].anchor }!)
+                let p = walk.truth[i]
+                walk.observations[i].rssiDBm += 5 * sin(0.5 * p.x + k) * cos(0.4 * p.y + 0.7 * k)
+            }
+            return walk
+        }
+        let survey = biased(seed: 91)
+        let samples = zip(survey.observations, survey.truth).map { o, p in
+            CalibrationSample(anchor: o.anchor, rssiDBm: o.rssiDBm, x: p.x, y: p.y, z: 1.2)
+        }
+        // Hyperparameters of the simulated bias (RMS 2.5 dB, a few metres across, the same at every visit).
+        var parameters = ResidualField.Parameters()
+        parameters.priorSigmaDB = 3
+        parameters.lengthScaleMeters = 3
+        parameters.binSigmaDB = 1.5
+        let field = ResidualField.fit(samples, venue: venue, parameters: parameters)
+        let run = biased(seed: 92)
+        var plain = EngineConfiguration.moving
+        plain.targetHeightMeters = 1.2
+        var withField = plain
+        withField.residualField = field
+        let before = Evaluator.evaluate(fixes: replay(run.observations, venue: venue, configuration: plain),
+                                        truth: run.truth, scoring: .movingDefault)
+        let after = Evaluator.evaluate(fixes: replay(run.observations, venue: venue, configuration: withField),
+                                       truth: run.truth, scoring: .movingDefault)
+        // The field removes much of the bias: the median error drops by at least 12% (seeded: 1.70 → 1.39 m).
+        #expect(after.median! < 0.88 * before.median!, "median \(before.median!) -> \(after.median!)")
+        var stationary = EngineConfiguration.stationary
+        stationary.targetHeightMeters = 1.2
+        let scans = replay(run.observations, venue: venue, configuration: stationary)
+        stationary.residualField = field
+        #expect(replay(run.observations, venue: venue, configuration: stationary) == scans)
+    }
 }
