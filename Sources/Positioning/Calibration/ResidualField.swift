@@ -44,13 +44,28 @@ public struct ResidualField: Sendable, Hashable {
         public var step: Double
         /// Nodes per axis.
         public var nx: Int, ny: Int
-        /// Posterior mean bias per node (row-major, y outer), dB.
-        public var bias: [Double]
+        /// Posterior mean bias (x) and its variance (y, dB²) per node, row-major with y outer: one array, so a
+        /// measurement carrying a layer holds a single reference.
+        public var nodes: [SIMD2<Double>]
+        /// Posterior mean bias per node, dB.
+        public var bias: [Double] { nodes.map(\.x) }
         /// Posterior variance of the bias per node, dB².
-        public var variance: [Double]
+        public var variance: [Double] { nodes.map(\.y) }
         /// Robust residual sigma of the survey around model plus field, dB (a diagnostic: in-sample it is
         /// optimistic, so the engine keeps the model's own sigma and adds the field's variance).
         public var sigmaDB: Double
+
+        /// Creates a layer from per-node bias and variance (row-major, y outer; nx · ny of each).
+        public init(originX: Double, originY: Double, step: Double, nx: Int, ny: Int, bias: [Double],
+                    variance: [Double], sigmaDB: Double) {
+            self.originX = originX
+            self.originY = originY
+            self.step = step
+            self.nx = nx
+            self.ny = ny
+            nodes = zip(bias, variance).map { SIMD2($0, $1) }
+            self.sigmaDB = sigmaDB
+        }
 
         /// The bias b̂, its variance v and the gradient of b̂ at a position (held constant outside the grid).
         public func evaluate(x: Double, y: Double) -> (biasDB: Double, variance: Double, gx: Double, gy: Double) {
@@ -60,13 +75,11 @@ public struct ResidualField: Sendable, Hashable {
             let fu = u - Double(i), fw = w - Double(j)
             let i1 = min(i + 1, nx - 1), j1 = min(j + 1, ny - 1)
             let k00 = j * nx + i, k10 = j * nx + i1, k01 = j1 * nx + i, k11 = j1 * nx + i1
-            let b00 = bias[k00], b10 = bias[k10], b01 = bias[k01], b11 = bias[k11]
-            let b = (1 - fw) * ((1 - fu) * b00 + fu * b10) + fw * ((1 - fu) * b01 + fu * b11)
-            let v = (1 - fw) * ((1 - fu) * variance[k00] + fu * variance[k10])
-                + fw * ((1 - fu) * variance[k01] + fu * variance[k11])
-            let gx = ((1 - fw) * (b10 - b00) + fw * (b11 - b01)) / step
-            let gy = ((1 - fu) * (b01 - b00) + fu * (b11 - b10)) / step
-            return (b, v, gx, gy)
+            let n00 = nodes[k00], n10 = nodes[k10], n01 = nodes[k01], n11 = nodes[k11]
+            let m = (1 - fw) * ((1 - fu) * n00 + fu * n10) + fw * ((1 - fu) * n01 + fu * n11)
+            let gx = ((1 - fw) * (n10.x - n00.x) + fw * (n11.x - n01.x)) / step
+            let gy = ((1 - fu) * (n01.x - n00.x) + fu * (n11.x - n10.x)) / step
+            return (m.x, m.y, gx, gy)
         }
     }
 
