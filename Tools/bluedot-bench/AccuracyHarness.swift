@@ -55,6 +55,7 @@ enum AccuracyHarness {
             case "gridMax": c.gridPosteriorMaxAnchors = Int(v)
             case "cell": c.gridCellMeters = v
             case "truncate": c.truncateToBounds = v != 0
+            case "field": c.usesResidualField = v != 0
             case "multiStart": c.multiStart = v != 0
             case "triMin": c.trilaterationMinimumAnchors = Int(v)
             case "weaken": c.trackingPriorWeakening = v
@@ -84,6 +85,8 @@ enum AccuracyHarness {
             apply(set.isStatic ? stationary : moving, to: &configuration)
             let venue = try VenueLoader.load(path: set.venue)
             var calibrator = PathLossCalibrator()
+            var field = ResidualField.Parameters()
+            var usesField = true
             for o in overrides where o.hasPrefix("cal.") {
                 let kv = o.dropFirst(4).split(separator: "=").map(String.init)
                 let v = Double(kv[1]) ?? 0
@@ -91,20 +94,37 @@ enum AccuracyHarness {
                 case "shrink": calibrator.shrinkageSamples = v
                 case "huber": calibrator.huberThreshold = v
                 case "dmin": calibrator.minimumDistanceMeters = v
-                default: break
+                case "field": usesField = v != 0
+                case "ell": field.lengthScaleMeters = v
+                case "tau": field.priorSigmaDB = v
+                case "bin": field.binMeters = v
+                case "binSigma": field.binSigmaDB = v
+                case "fieldGrid": field.gridMeters = v
+                case "leaveOut": break
+                default: FileHandle.standardError.write(Data("unknown key cal.\(kv[0])\n".utf8))
                 }
             }
             // `cal.leaveOut=1`: calibrate without the set's own survey (when others remain), a proxy for runs
-            // the calibration never saw.
+            // the calibration never saw; a moving set with one survey made of runs apart in time (WUT)
+            // calibrates on its first half of runs and is scored on the rest, a static set (UJI: two passes
+            // over the same points) on the scans of its first half of time and is scored on the second.
             var surveys = set.calibration
+            var scoredFrom = -Double.infinity
             if overrides.contains("cal.leaveOut=1") {
                 let others = surveys.filter { !$0.hasSuffix("/" + set.name + ".survey.jsonl") }
-                if !others.isEmpty { surveys = others }
+                if !others.isEmpty {
+                    surveys = others
+                } else if let split = try RunSplit(truthPath: set.truth, halves: set.isStatic), surveys.count == 1 {
+                    surveys = [try split.writeSurvey(surveys[0], before: split.cut)]
+                    scoredFrom = split.cut
+                }
             }
-            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: surveys, calibrator: calibrator)
+            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: surveys, calibrator: calibrator,
+                                                             field: usesField ? field : nil)
             if configuration.targetHeightMeters == nil {
                 configuration.targetHeightMeters = calibrated.result.targetHeightMeters
             }
+            configuration.residualField = calibrated.residualField
             if let folder = ProcessInfo.processInfo.environment["BENCH_VENUES"] {
                 // Writes the calibrated venue (for test fixtures and inspection).
                 let path = folder + "/" + set.name + ".calibrated.venue.json"
@@ -112,7 +132,7 @@ enum AccuracyHarness {
             }
             let replay = ReplayRun(venue: calibrated.venue, configuration: configuration)
             let (fixes, _) = try replay.run(path: set.observations)
-            let truth = try TruthReader.read(path: set.truth)
+            let truth = try TruthReader.read(path: set.truth).filter { $0.t >= scoredFrom }
             if let folder = ProcessInfo.processInfo.environment["BENCH_FIXES"] {
                 // Writes the fixes (for inspection).
                 let path = folder + "/" + set.name + ".locations.jsonl"
@@ -126,6 +146,11 @@ enum AccuracyHarness {
                              site.pathLossExponent, site.shadowingSigmaDB, calibrated.result.targetHeightMeters ?? -1))
                 for a in venue.anchors {
                     guard let f = calibrated.result.anchors[a.id] else { continue }
+                    if let layer = calibrated.residualField?.layers[a.id] {
+                        let b = layer.bias.map(abs).max() ?? 0
+                        print(String(format: "  %@ field: sigma after %.1f dB, largest |bias| %.1f dB", a.id,
+                                     layer.sigmaDB, b))
+                    }
                     print(String(format: "  %@ P0 %.1f n %.2f sigma %.1f samples %d%@", a.id, f.model.measuredPowerDBm,
                                  f.model.pathLossExponent, f.model.shadowingSigmaDB, f.samples, f.clamped ? " clamped" : ""))
                 }
@@ -142,6 +167,47 @@ enum AccuracyHarness {
                               report.median ?? .nan, report.p90 ?? .nan, report.coverage68 ?? .nan,
                               report.missing, report.total)
             print(line)
+        }
+    }
+}
+
+extension AccuracyHarness {
+    /// A set recorded as runs apart in time (gaps over 10 min, WUT): calibrate on the first half of the runs,
+    /// score on the rest; or (static sets, UJI's two passes) on the first half of the time span
+    /// (`cal.leaveOut=1`).
+    struct RunSplit {
+        /// The first truth time of the held-out runs.
+        var cut: Double
+
+        /// Nil when the truth has fewer than two runs; with `halves`, the cut is the middle of the time span.
+        init?(truthPath: String, halves: Bool = false) throws {
+            let times = try TruthReader.read(path: truthPath).map(\.t)
+            if halves, let first = times.first, let last = times.last, last > first {
+                cut = 0.5 * (first + last)
+                return
+            }
+            var starts: [Double] = []
+            for (a, b) in zip(times, times.dropFirst()) where b - a > 600 { starts.append(b) }
+            guard !starts.isEmpty else { return nil }
+            // Runs 1..k calibrate, k+1.. are scored, k = half the runs (rounded up).
+            let runs = starts.count + 1
+            cut = starts[(runs + 1) / 2 - 1]
+        }
+
+        /// Writes the survey lines before `before` to a temporary file and returns its path.
+        func writeSurvey(_ path: String, before: Double) throws -> String {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            var kept = ""
+            for line in text.split(separator: "\n") {
+                // Lines start `{"t": <time>,`.
+                guard let colon = line.firstIndex(of: ":"), let comma = line.firstIndex(of: ","),
+                      let t = Double(line[line.index(after: colon)..<comma].trimmingCharacters(in: .whitespaces)),
+                      t < before else { continue }
+                kept += line + "\n"
+            }
+            let out = NSTemporaryDirectory() + "bluedot-runsplit-\(ProcessInfo.processInfo.processIdentifier).jsonl"
+            try kept.write(toFile: out, atomically: true, encoding: .utf8)
+            return out
         }
     }
 }

@@ -63,8 +63,26 @@ enum PositioningBenchmark {
         // Two passes over the same stream: the engine as configured, and with fixes switched off (an interval
         // longer than the stream), so the per-fix cost is the difference over the fixes.
         // Timed in process CPU seconds (`clock()`), so that other work on a shared machine does not count.
-        func timed(interval: Double) -> (seconds: Double, fixes: Int) {
+        // A residual bias field fitted on a survey of the hall every metre (model + a 3 dB bias pattern), for
+        // the engine's cost with the site model on (`ResidualField`).
+        var survey: [CalibrationSample] = []
+        for a in anchors {
+            for i in 0...30 {
+                for j in 0...30 {
+                    let (x, y) = (Double(i), Double(j))
+                    let d = (hypot(a.x - x, a.y - y) * hypot(a.x - x, a.y - y) + 1.69).squareRoot()
+                    let bias = 3 * sin(0.5 * x) * cos(0.4 * y)
+                    survey.append(CalibrationSample(anchor: a.id, rssiDBm: model.rssiDBm(atDistanceMeters: d) + bias,
+                                                    x: x, y: y, z: 1.2))
+                }
+            }
+        }
+        let fitStart = clock()
+        let field = ResidualField.fit(survey, venue: venue)
+        let fitSeconds = Double(clock() - fitStart) / Double(CLOCKS_PER_SEC)
+        func timed(interval: Double, field: ResidualField? = nil) -> (seconds: Double, fixes: Int) {
             var configuration = EngineConfiguration.moving
+            configuration.residualField = field
             configuration.intervalSeconds = interval
             configuration.holdoverSeconds = 0
             var engine = PositioningEngine(venue: venue, configuration: configuration)
@@ -79,6 +97,7 @@ enum PositioningBenchmark {
         let ingestOnly = timed(interval: 1e12)
         // Fixes every 0.25 s over the same 1 s updates: three of four are predictions.
         let fine = timed(interval: 0.25)
+        let withField = timed(interval: 1, field: field)
         print(String(format: "observations %d, targets %d, anchors in range %d, %.0f packets/s per target",
                      count, targets, inRange, rate))
         print(String(format: "replay (1 s grid): %.3f CPU s, %.0f observations/s, %d fixes",
@@ -88,5 +107,8 @@ enum PositioningBenchmark {
                      (full.seconds - ingestOnly.seconds) / Double(max(full.fixes - ingestOnly.fixes, 1)) * 1e6))
         print(String(format: "replay (0.25 s grid, 1 s updates): %.3f CPU s, %.0f observations/s, %d fixes",
                      fine.seconds, Double(count) / fine.seconds, fine.fixes))
+        print(String(format: "replay with a residual field (1 s grid): %.3f CPU s, %.0f observations/s; "
+                     + "field fit (16 anchors, 961 survey points each): %.3f CPU s",
+                     withField.seconds, Double(count) / withField.seconds, fitSeconds))
     }
 }

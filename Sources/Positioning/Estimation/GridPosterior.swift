@@ -46,21 +46,23 @@ public struct GridPosterior: Sendable {
         let wb = commonOffsetSigmaDB.map { 1 / ($0 * $0) }
         var sumW = 0.0
         for z in measurements { sumW += 1 / (z.sigmaDB * z.sigmaDB) }
-        var r = [Double](repeating: 0, count: measurements.count)
+        var r = [Double](repeating: 0, count: measurements.count), sigma = r
         for (j, y) in ys.enumerated() {
             for (i, x) in xs.enumerated() {
                 var l = 0.0, swr = 0.0
                 for (m, z) in measurements.enumerated() {
-                    r[m] = z.rssiDBm - z.predictedRSSIDBm(x: x, y: y)
-                    swr += r[m] / (z.sigmaDB * z.sigmaDB)
+                    (r[m], sigma[m]) = z.residual(x: x, y: y)
+                    swr += r[m] / (sigma[m] * sigma[m])
+                    // A sigma that varies with the place (a bias field's variance) normalizes the likelihood.
+                    if z.field != nil { l -= log(sigma[m]) }
                 }
                 var b = 0.0
                 if let wb {
                     b = swr / (wb + sumW)
                     l -= 0.5 * wb * b * b
                 }
-                for (m, z) in measurements.enumerated() {
-                    l -= loss.loss((r[m] - b) / z.sigmaDB)
+                for m in measurements.indices {
+                    l -= loss.loss((r[m] - b) / sigma[m])
                 }
                 logp[j * xs.count + i] = l
                 best = max(best, l)

@@ -107,7 +107,8 @@ public struct PositionSolver: Sendable {
         let Λe = Λ * e
         var c = 0.5 * zip(e, Λe).reduce(0) { $0 + $1.0 * $1.1 }
         for z in measurements {
-            c += loss.loss((z.rssiDBm - z.predictedRSSIDBm(x: x[0], y: x[1])) / z.sigmaDB)
+            let (r, sigma) = z.residual(x: x[0], y: x[1])
+            c += loss.loss(r / sigma)
         }
         return c
     }

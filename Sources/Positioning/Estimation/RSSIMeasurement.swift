@@ -18,6 +18,9 @@ public struct RSSIMeasurement: Sendable, Hashable {
     /// Distances closer than this are treated as this: near an anchor the log-distance law no longer holds
     /// (antenna pattern, near field), and the model is flat inside.
     public var nearFieldMeters: Double = RSSIMeasurement.minimumDistanceMeters
+    /// The anchor's place-dependent bias (`ResidualField`), nil for the plain model: the measurement function
+    /// becomes `h(p) + b̂(p)` and its variance `σ² + v(p)`, `v` the field's own uncertainty at p.
+    public var field: ResidualField.Layer?
 
     /// Creates a measurement.
     public init(anchorX: Double, anchorY: Double, heightDifferenceMeters: Double = 0, model: PathLossModel,
@@ -41,7 +44,18 @@ public struct RSSIMeasurement: Sendable, Hashable {
 
     /// The model's RSSI at a position, h(p), dBm.
     public func predictedRSSIDBm(x: Double, y: Double) -> Double {
-        model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y))
+        let h = model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y))
+        guard let field else { return h }
+        return h + field.evaluate(x: x, y: y).biasDB
+    }
+
+    /// The residual `z − h(p)` (field included) and the measurement's sigma at p (`sigmaDB`, widened by the
+    /// field's variance there), dB.
+    public func residual(x: Double, y: Double) -> (residualDB: Double, sigmaDB: Double) {
+        let h = model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y))
+        guard let field else { return (rssiDBm - h, sigmaDB) }
+        let f = field.evaluate(x: x, y: y)
+        return (rssiDBm - h - f.biasDB, (sigmaDB * sigmaDB + f.variance).squareRoot())
     }
 
     /// The normalized residual `(z − h(p)) / σ` and the gradient of h(p)/σ with respect to (x, y).
@@ -53,9 +67,16 @@ public struct RSSIMeasurement: Sendable, Hashable {
         let dmin = nearFieldMeters
         let d2 = max(d2raw, dmin * dmin)
         let h = model.measuredPowerDBm - 5 * model.pathLossExponent * log10(d2)
-        let r = (rssiDBm - h) / sigmaDB
-        // Inside the near-field clamp the model is flat: no gradient.
-        let c = d2raw < dmin * dmin ? 0 : -10 * model.pathLossExponent / (M_LN10 * d2 * sigmaDB)
-        return (r, c * dx, c * dy)
+        guard let field else {
+            let r = (rssiDBm - h) / sigmaDB
+            // Inside the near-field clamp the model is flat: no gradient.
+            let c = d2raw < dmin * dmin ? 0 : -10 * model.pathLossExponent / (M_LN10 * d2 * sigmaDB)
+            return (r, c * dx, c * dy)
+        }
+        // With the site's bias field: h + b̂, sigma widened by v(p) (its own gradient neglected).
+        let f = field.evaluate(x: x, y: y)
+        let s = (sigmaDB * sigmaDB + f.variance).squareRoot()
+        let c = d2raw < dmin * dmin ? 0 : -10 * model.pathLossExponent / (M_LN10 * d2)
+        return ((rssiDBm - h - f.biasDB) / s, (c * dx + f.gx) / s, (c * dy + f.gy) / s)
     }
 }

@@ -10,10 +10,13 @@ struct AnchorTable: Sendable {
     let index: [String: Int]
     /// Elevation of each described floor, metres.
     let floorElevation: [Int: Double]
+    /// Each anchor's bias field, when one is configured and the anchor was surveyed.
+    var fields: [ResidualField.Layer?]
 
     /// Resolves a venue.
-    init(venue: Venue) {
+    init(venue: Venue, field: ResidualField? = nil) {
         anchors = venue.anchors
+        fields = venue.anchors.map { field?.layers[$0.id] }
         models = venue.anchors.map { $0.model(default: venue.model) }
         var elevation: [Int: Double] = [:]
         for f in venue.floors { elevation[f.floor] = f.elevationMeters }

@@ -100,6 +100,12 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var radiusFloorMeters: Double = 0.5
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.
     public var targetHeightMeters: Double?
+    /// Each anchor's place-dependent bias learned from a survey (`SurveyCalibration.Outcome.residualField`);
+    /// nil: the plain log-distance model.
+    public var residualField: ResidualField?
+    /// Whether the engine applies `residualField` when one is set: yes for moving targets, no for static scans
+    /// (held out, it helped the walked and robot tracks and hurt the phone scans, `docs/positioning.md`).
+    public var usesResidualField: Bool = true
 
     /// The defaults: a walking target.
     public init() {}
@@ -119,6 +125,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         c.radiusScale = 1.15
         c.initialVelocitySigma = 0.05
         c.reportsMotion = false
+        c.usesResidualField = false
         return c
     }
 }

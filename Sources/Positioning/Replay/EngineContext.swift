@@ -14,7 +14,8 @@ struct EngineContext: Sendable {
 
     init(venue: Venue, configuration: EngineConfiguration) {
         self.configuration = configuration
-        anchors = AnchorTable(venue: venue)
+        anchors = AnchorTable(venue: venue,
+                              field: configuration.usesResidualField ? configuration.residualField : nil)
         bounds = venue.bounds
         let loss = configuration.studentDegreesOfFreedom.map(RobustLoss.studentT) ?? .huber(configuration.huberThreshold)
         solver = PositionSolver(loss: loss, bounds: venue.bounds)

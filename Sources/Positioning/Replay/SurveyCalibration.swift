@@ -10,13 +10,19 @@ public enum SurveyCalibration {
         public var reports: [ReadReport]
         /// Accepted survey lines that carried no truth position (not fitted).
         public var withoutTruth: Int
+        /// Each anchor's place-dependent bias around the fitted models (`ResidualField`), nil when not asked
+        /// for; an engine uses it through `EngineConfiguration.residualField` (the default, docs/positioning.md).
+        public var residualField: ResidualField?
     }
 
     /// Reads every survey line that carries a truth position and fits them together.
     ///
-    /// Lines without `truth` are counted in `withoutTruth`, not fitted.
+    /// Lines without `truth` are counted in `withoutTruth`, not fitted. The residuals around the fitted models
+    /// are also mapped (`ResidualField.fit` on the calibrated venue, with the given parameters; nil: no field);
+    /// a caller hands `Outcome.residualField` to `EngineConfiguration.residualField`.
     public static func calibrate(venue: Venue, surveys: [String], strict: Bool = false,
-                                 calibrator: PathLossCalibrator = PathLossCalibrator())
+                                 calibrator: PathLossCalibrator = PathLossCalibrator(),
+                                 field: ResidualField.Parameters? = ResidualField.Parameters())
         throws(JSONLinesError) -> Outcome {
         var samples: [CalibrationSample] = []
         var reports: [ReadReport] = []
@@ -36,6 +42,9 @@ public enum SurveyCalibration {
             reports.append(reader.report)
         }
         let result = calibrator.fit(samples, venue: venue)
-        return Outcome(venue: result.applied(to: venue), result: result, reports: reports, withoutTruth: withoutTruth)
+        let calibrated = result.applied(to: venue)
+        let residualField = field.map { ResidualField.fit(samples, venue: calibrated, parameters: $0) }
+        return Outcome(venue: calibrated, result: result, reports: reports, withoutTruth: withoutTruth,
+                       residualField: residualField)
     }
 }

@@ -218,8 +218,10 @@ struct TargetTracker {
                 sampleCount += tick.count
             }
             let model = table.models[a]
+            let field = table.fields[a]
             // The model's sigma (the calibration residual) holds the packet jitter j once; averaging n packets
-            // keeps only j²/n of it: σ² = σ_model² − j² (1 − 1/n), never below j².
+            // keeps only j²/n of it: σ² = σ_model² − j² (1 − 1/n), never below j². A bias field keeps that sigma
+            // (it does not claim the variance it explained in-sample) and adds its own variance v(p) at p.
             let s2 = model.shadowingSigmaDB * model.shadowingSigmaDB, j2 = c.jitterSigmaDB * c.jitterSigmaDB
             let sigma = c.sigmaScale * max(s2 - j2 * (1 - 1 / Double(count)), j2).squareRoot()
             let anchor = table.anchors[a]
@@ -227,6 +229,7 @@ struct TargetTracker {
                                     heightDifferenceMeters: table.heights[a] - height,
                                     model: model, rssiDBm: value, sigmaDB: sigma)
             m.nearFieldMeters = c.nearFieldMeters
+            m.field = field
             out.append(m)
             votes.append((anchor.floor, value))
         }
