@@ -70,7 +70,7 @@ struct ReplayCommand: ParsableCommand {
                             + "%d anchors fitted", fit.measuredPowerDBm, fit.pathLossExponent,
                             fit.shadowingSigmaDB, outcome.result.anchors.count))
             site = outcome.venue
-            engine.targetHeightMeters = outcome.result.targetHeightMeters
+            outcome.configure(&engine)
         }
         var sink = try FixOutput(path: output)
         if RecordingReplay.isRecording(path: input) {

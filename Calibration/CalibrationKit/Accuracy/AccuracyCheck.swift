@@ -29,7 +29,7 @@ public struct AccuracyCheck: Sendable {
         let venue = try VenueLoader.load(path: set.venue)
         let outcome = try SurveyCalibration.calibrate(venue: venue, surveys: set.calibration)
         var configuration = set.isStatic ? EngineConfiguration.stationary : EngineConfiguration.moving
-        configuration.targetHeightMeters = outcome.result.targetHeightMeters
+        outcome.configure(&configuration)
         let (observations, truthPath) = try subsample(set)
         let (fixes, _) = try ReplayRun(venue: outcome.venue, configuration: configuration).run(path: observations)
         let truth = try TruthReader.read(path: truthPath)

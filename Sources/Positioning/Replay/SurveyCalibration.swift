@@ -13,6 +13,13 @@ public enum SurveyCalibration {
         /// Each anchor's place-dependent bias around the fitted models (`ResidualField`), nil when not asked
         /// for; an engine uses it through `EngineConfiguration.residualField` (the default, docs/positioning.md).
         public var residualField: ResidualField?
+
+        /// Hands what the survey taught to an engine configuration: the target's height and the residual field.
+        /// Every replay of a calibrated venue goes through here, so they all use the survey the same way.
+        public func configure(_ configuration: inout EngineConfiguration) {
+            configuration.targetHeightMeters = result.targetHeightMeters
+            configuration.residualField = residualField
+        }
     }
 
     /// Reads every survey line that carries a truth position and fits them together.
