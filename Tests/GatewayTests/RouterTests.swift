@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import Hummingbird
 import HummingbirdTesting
+import Positioning
 import Testing
 
 /// The HTTP routes, driven through Hummingbird's router test framework (no sockets).

@@ -217,6 +217,7 @@
 
   // Lays #rotor out for navigation (on) or plain (off), keeping what is on screen where it is.
   function layoutRotor(on) {
+    map.stop();  // a pan in flight would overwrite the compensating pan below
     const before = turn.box, p = pinInViewport();
     let box = { left: 0, top: 0, width: p.w, height: p.h };
     if (on) {
