@@ -131,6 +131,12 @@ return {
   course: t && t.fix ? (t.fix.course === undefined ? null : t.fix.course) : null,
   label: labelMatrix ? Math.atan2(labelMatrix.b, labelMatrix.a) * 180 / Math.PI : null,
   follow: b.state.follow,
+  // Every corner of the map area shows the (turned) Leaflet container: no empty corners.
+  corners: (() => {
+    const v = document.getElementById('viewport').getBoundingClientRect(), map = document.getElementById('map');
+    return [[v.left + 1, v.top + 1], [v.right - 2, v.top + 1], [v.left + 1, v.bottom - 2], [v.right - 2, v.bottom - 2]]
+      .filter(([x, y]) => document.elementsFromPoint(x, y).includes(map)).length;
+  })(),
 };
 """
 
@@ -161,7 +167,8 @@ def check_navigation_rotation(driver, screenshot, seconds: float = 25.0) -> dict
                 break
         time.sleep(0.25)
     ok = bool(samples) and len(samples) >= 3 and turned and worst_engine <= 1 and worst_arrow <= 1 \
-        and worst_label <= 1 and all(s["turnOn"] and s["follow"] == "navigation" for s in samples)
+        and worst_label <= 1 and all(s["turnOn"] and s["follow"] == "navigation" and s["corners"] == 4
+                                     for s in samples)
     return {"ok": ok, "settledSamples": len(samples), "turned": turned, "worstEngineError": round(worst_engine, 3),
             "worstArrowError": round(worst_arrow, 3), "worstLabelError": round(worst_label, 3),
             "last": samples[-1] if samples else None, "screenshot": shot}
