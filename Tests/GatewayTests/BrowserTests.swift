@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// The real-browser check: `bluedot demo` on a free port, Debian's chromium driven by selenium
-/// (Tools/browser-test/browser_test.py) loads the page and the self dot's marker moves over a few seconds.
-/// The screenshot stays in `.build/screenshots/demo.png`. Skipped when Python, selenium or chromium are missing,
+/// (Tools/browser-test/browser_test.py) loads the page and the self dot's marker moves over a few seconds; in
+/// navigation the map turns by the display engine's navigation rotation and back to 0 after a drag.
+/// The screenshots stay in `.build/screenshots/demo.png` and `.build/screenshots/navigation.png`. Skipped when Python, selenium or chromium are missing,
 /// failed instead with BLUEDOT_REQUIRE_INTEGRATION=1.
 extension GatewayProcessTests {
     @Suite struct BrowserTests {
@@ -22,9 +23,12 @@ extension GatewayProcessTests {
             let url = try #require(await demo.waitForURL(seconds: 30), "no URL printed: \(demo.standardError)")
             #expect(demo.standardOutput.hasPrefix("BlueDot demo: open http://127.0.0.1:"))
             let screenshot = GatewayProcess.packageRoot.appendingPathComponent(".build/screenshots/demo.png").path
+            let navigation = GatewayProcess.packageRoot.appendingPathComponent(".build/screenshots/navigation.png").path
+            try? FileManager.default.removeItem(atPath: navigation)
             let browser = try GatewayProcess(GatewayProcess.python, [
                 GatewayProcess.packageRoot.appendingPathComponent("Tools/browser-test/browser_test.py").path,
-                "--url", url, "--screenshot", screenshot, "--seconds", "6", "--chromedriver", Self.chromedriver,
+                "--url", url, "--screenshot", screenshot, "--navigation-screenshot", navigation,
+                "--seconds", "6", "--chromedriver", Self.chromedriver,
             ])
             #expect(await browser.wait(seconds: 120), "browser check still running after 120 s")
             let report = browser.standardOutput
@@ -35,6 +39,16 @@ extension GatewayProcessTests {
             #expect(object?["tagLabels"] as? [String] == ["e78f135624ce"])
             #expect(object?["floors"] as? [String] == ["Lab floor", "Gallery"])
             #expect(FileManager.default.fileExists(atPath: screenshot))
+            // Navigation: the shown map rotation is minus the engine's navigation rotation (and minus the course
+            // arrow's plan direction: the walk points up) within 1 degree once the dot moves; 0 after a drag.
+            let turning = object?["navigationRotation"] as? [String: Any]
+            #expect(turning?["ok"] as? Bool == true, "\(turning ?? [:])")
+            #expect(turning?["turned"] as? Bool == true)
+            #expect((turning?["worstEngineError"] as? Double ?? 99) <= 1)
+            #expect((turning?["worstArrowError"] as? Double ?? 99) <= 1)
+            #expect(abs(object?["rotationAfterDrag"] as? Double ?? 99) < 0.01)
+            #expect(object?["followAfterDrag"] as? String == "off")
+            #expect(FileManager.default.fileExists(atPath: navigation))
             demo.signal(SIGINT)
             #expect(await demo.wait(seconds: 6))
             #expect(demo.status == 0)

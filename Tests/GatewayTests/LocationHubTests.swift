@@ -21,13 +21,16 @@ import Testing
         hub.publish(fix("a"))
         #expect(hub.drawing(of: "a") == DotDrawing(symbol: "default", accuracyMeters: 1.5, ping: true, pingSequence: 1))
         hub.publish(fix("a", speed: 0.8, course: 90))
-        #expect(hub.drawing(of: "a") == DotDrawing(symbol: "course", accuracyMeters: 1.5, rotationDegrees: 90, ping: true, pingSequence: 2))
+        #expect(hub.drawing(of: "a") == DotDrawing(
+            symbol: "course", accuracyMeters: 1.5, rotationDegrees: 90, ping: true, pingSequence: 2,
+            navigationRotationDegrees: 90))
         hub.publish(fix("b", speed: 0.8, course: 90, geographic: true))
         #expect(hub.drawing(of: "b")?.rotationDegrees == 70, "a course from north turned onto the plan (bearing 20)")
         hub.publish(fix("a", speed: 0.1, course: 90))
         #expect(hub.drawing(of: "a")?.symbol == "default", "standing still")
         hub.publish(fix("a", lastKnown: true))
-        #expect(hub.drawing(of: "a") == DotDrawing(symbol: "acquiring", accuracyMeters: 1.5, ping: false, pingSequence: 4))
+        #expect(hub.drawing(of: "a") == DotDrawing(
+            symbol: "acquiring", accuracyMeters: 1.5, ping: false, pingSequence: 4, navigationRotationDegrees: 90))
         hub.publish(fix("a"))
         clock.advance(by: 4.9)
         hub.sweep()
@@ -63,8 +66,8 @@ import Testing
         #expect(frames[0].contains("\"target\": \"a\""), "snapshot sorted by target")
         #expect(frames[0].contains("\"ping\":false"), "the snapshot does not ping")
         #expect(frames[2].contains(
-            "\"display\":{\"symbol\":\"course\",\"accuracy\":1.5,\"rotation\":45,\"ping\":true,\"pingSequence\":2},\"reportedAt\":10.9}"))
-        #expect(frames[3] == "id: 6\nevent: display\ndata: {\"target\":\"b\",\"display\":{\"symbol\":\"acquiring\",\"accuracy\":1.5,\"ping\":false,\"pingSequence\":1}}\n\n")
+            "\"display\":{\"symbol\":\"course\",\"accuracy\":1.5,\"rotation\":45,\"navigationRotation\":45,\"ping\":true,\"pingSequence\":2},\"reportedAt\":10.9}"))
+        #expect(frames[3] == "id: 6\nevent: display\ndata: {\"target\":\"b\",\"display\":{\"symbol\":\"acquiring\",\"accuracy\":1.5,\"navigationRotation\":0,\"ping\":false,\"pingSequence\":1}}\n\n")
         #expect(frames[4].contains("{\"target\":\"a\",\"display\":{\"symbol\":\"acquiring\""))
         #expect(frames[5] == "id: 8\nevent: removed\ndata: {\"target\":\"a\"}\n\n")
         #expect(hub.targetCount == 0)
@@ -79,6 +82,38 @@ import Testing
         var ids: [String] = []
         for await frame in stream { ids.append(String(frame.split(separator: "\n")[0])) }
         #expect(ids == ["id: 8", "id: 9", "id: 10"])
+    }
+
+    /// The navigation rotation is the viewport rotation of a `LocationDisplay` in navigation auto-pan fed the same
+    /// locations: the course (on the plan) while moving with one, kept while standing or without a course.
+    @Test func navigationRotationIsTheNavigationDisplaysViewportRotation() {
+        let clock = ManualClock(start: 10)
+        let hub = LocationHub(clock: clock, planBearingDegrees: 20)
+        let reference = LocationDisplay(
+            dataSource: LocationDataSource(),
+            viewport: MapViewport(center: MapPoint(x: 0, y: 0), unitsPerPixel: 0.05, widthPixels: 640, heightPixels: 480),
+            settings: LocationHub.defaultSettings, clock: clock)
+        reference.autoPanMode = .navigation
+        let steps: [(speed: Double?, course: Double?, expected: Double)] = [
+            (nil, nil, 0), (0.8, 30, 30), (0.1, 200, 30), (1.2, nil, 30), (1.0, 350, 350), (0.9, 359.5, 359.5),
+        ]
+        for (i, step) in steps.enumerated() {
+            let sent = fix("a", t: 10 + Double(i), speed: step.speed, course: step.course)
+            hub.publish(sent)
+            reference.receive(Location(x: sent.x, y: sent.y, timestamp: sent.t, horizontalAccuracyMeters: 1.5,
+                                       speedMetersPerSecond: step.speed, courseDegrees: step.course))
+            let rotation = hub.drawing(of: "a")?.navigationRotationDegrees
+            #expect(rotation == step.expected, "step \(i)")
+            #expect(rotation == reference.viewport.rotationDegrees, "step \(i): same as the engine's own viewport")
+        }
+        hub.publish(fix("g", speed: 1, course: 90, geographic: true))
+        #expect(hub.drawing(of: "g")?.navigationRotationDegrees == 70, "a course from north turned onto the plan")
+        clock.advance(by: 30)
+        hub.sweep()
+        #expect(hub.drawing(of: "a")?.symbol == "acquiring")
+        #expect(hub.drawing(of: "a")?.navigationRotationDegrees == 359.5, "going stale keeps the rotation")
+        let event = FeedEvent.display(target: "a", hub.drawing(of: "a")!)
+        #expect(event.json.contains("\"navigationRotation\":359.5,"))
     }
 
     @Test func targetIDsAreEscapedInJSON() {

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import Hummingbird
 import HummingbirdTesting
+import Positioning
 import Testing
 
 /// The HTTP routes, driven through Hummingbird's router test framework (no sockets).
@@ -83,6 +84,9 @@ import Testing
 
     @Test func feedStartsWithTheCurrentState() async throws {
         let fixture = try RouterFixture()
+        fixture.hub.publish(LocationFix(
+            t: 101, target: "walker", x: 3, y: 3, floor: 0, horizontalAccuracy: 1, speed: 1.1, course: 135,
+            lastKnown: false, anchors: 3))
         fixture.hub.close()  // the stream ends after the snapshot, so the router test can read the whole body
         try await withClient(fixture) { client in
             try await client.execute(uri: "/api/feed", method: .get) { response in
@@ -91,8 +95,12 @@ import Testing
                 let text = String(buffer: response.body)
                 #expect(text.hasPrefix("retry: 1000\n\n"))
                 let frames = text.components(separatedBy: "\n\n").filter { $0.hasPrefix("id: ") }
-                #expect(frames.count == 2)
+                #expect(frames.count == 3)
                 #expect(frames.first?.contains("event: fix\ndata: {\"fix\":{\"t\": 100.000, \"target\": \"self\"") == true)
+                #expect(frames.first?.contains("\"navigationRotation\":0,") == true, "standing: plan +y up")
+                let walker = frames.first { $0.contains("\"target\": \"walker\"") }
+                #expect(walker?.contains("\"rotation\":135,\"navigationRotation\":135,") == true,
+                        "navigation turns the map to the course: \(walker ?? "no walker frame")")
             }
             try await client.execute(uri: "/api/feed?target=self", method: .get) { #expect($0.status == .badRequest) }
         }

@@ -3,12 +3,16 @@
 
 Loads the page of a running gateway in Debian's headless chromium (through chromium-driver and selenium),
 waits for the venue and the feed, checks navigation follow pins the dot (centre, 0.125 of the height up from
-the bottom), drags the map (which must turn follow off, so the map stays put), and samples the self dot's
-marker on the screen and on the plan for a few seconds. Passes when the marker moved on the screen and the
-plan position changed; saves a screenshot either way. Prints one JSON line with what it saw; exit 0 on pass,
+the bottom) and turns the map by the display engine's navigation rotation once the dot moves (the map wrapper's
+shown rotation is minus the engine's `navigationRotation` and minus the course arrow's plan direction, within
+1 degree, so the walk points up; tag labels stay upright), saves a screenshot of navigation, drags the map (which
+must turn follow off and the map back to 0 degrees, so the map stays put), and samples the self dot's marker on the
+screen and on the plan for a few seconds. Passes when all of that holds and the marker moved on the screen and
+the plan position changed; saves a screenshot either way. Prints one JSON line with what it saw; exit 0 on pass,
 1 on failure, 2 when the browser cannot start.
 
-    browser_test.py --url http://127.0.0.1:8080/ --screenshot .build/screenshots/demo.png [--seconds 6]
+    browser_test.py --url http://127.0.0.1:8080/ --screenshot .build/screenshots/demo.png \
+        --navigation-screenshot .build/screenshots/navigation.png [--seconds 6]
 """
 import argparse
 import json
@@ -21,6 +25,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--screenshot", required=True)
+    parser.add_argument("--navigation-screenshot")
     parser.add_argument("--seconds", type=float, default=6.0)
     parser.add_argument("--chromedriver", default=os.environ.get("BLUEDOT_CHROMEDRIVER", "/usr/bin/chromedriver"))
     parser.add_argument("--chromium", default=os.environ.get("BLUEDOT_CHROMIUM", "/usr/bin/chromium"))
@@ -62,17 +67,18 @@ def main() -> int:
         pinned = []
         for _ in range(8):
             time.sleep(0.4)
-            pinned.append(driver.execute_script(
-                "const t = window.bluedot.state.targets.get('self');"
-                "const p = window.bluedot.map.latLngToContainerPoint(t.marker.getLatLng());"
-                "const s = window.bluedot.map.getSize(); return [p.x / s.x, p.y / s.y];"))
+            pinned.append(driver.execute_script("return window.bluedot.markerViewportFraction('self')"))
         report["navigationPin"] = min(pinned, key=lambda p: abs(p[0] - 0.5) + abs(p[1] - 0.875))
-        # A user drag turns follow off (the display engine's rule), and the map then stays put.
+        turning = check_navigation_rotation(driver, args.navigation_screenshot)
+        report["navigationRotation"] = turning
+        # A user drag turns follow off (the display engine's rule), the map turns back to 0 degrees at once, and
+        # the map then stays put.
         from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(driver).move_to_element(driver.find_element(By.ID, "map")).click_and_hold() \
             .move_by_offset(40, 25).release().perform()
         time.sleep(0.8)  # let a pan in flight finish
         report["followAfterDrag"] = driver.execute_script("return window.bluedot.state.follow")
+        report["rotationAfterDrag"] = round(driver.execute_script("return window.bluedot.shownRotation()"), 3)
         samples = []
         end = time.time() + args.seconds
         while time.time() < end:
@@ -96,7 +102,8 @@ def main() -> int:
         })
         pin = report["navigationPin"]
         report["ok"] = (moved_px >= 3 and moved_m >= 0.2 and report["status"] == "live"
-                        and report["followAfterDrag"] == "off"
+                        and report["followAfterDrag"] == "off" and turning["ok"]
+                        and abs(report["rotationAfterDrag"]) < 0.01
                         and abs(pin[0] - 0.5) < 0.05 and abs(pin[1] - 0.875) < 0.05)
         return 0 if report["ok"] else 1
     finally:
@@ -105,6 +112,66 @@ def main() -> int:
         report["screenshot"] = os.path.abspath(args.screenshot)
         print(json.dumps(report))
         driver.quit()
+
+
+def angle(a: float) -> float:
+    """An angle in degrees, wrapped to [-180, 180)."""
+    return (a + 180.0) % 360.0 - 180.0
+
+
+SETTLED_JS = """
+const b = window.bluedot, t = b.state.targets.get(b.state.followTarget);
+const label = document.querySelector('.bd-label');
+const labelMatrix = label ? new DOMMatrixReadOnly(getComputedStyle(label).transform === 'none'
+  ? undefined : getComputedStyle(label).transform) : null;
+return {
+  sinceTurnMs: performance.now() - b.turn.changedAt, turnOn: b.turn.on, shown: b.shownRotation(),
+  engine: t && t.display ? t.display.navigationRotation : null, symbol: t && t.display ? t.display.symbol : null,
+  arrow: t && t.display && typeof t.display.rotation === 'number' ? t.display.rotation : null,
+  course: t && t.fix ? (t.fix.course === undefined ? null : t.fix.course) : null,
+  label: labelMatrix ? Math.atan2(labelMatrix.b, labelMatrix.a) * 180 / Math.PI : null,
+  follow: b.state.follow,
+  // Every corner of the map area shows the (turned) Leaflet container: no empty corners.
+  corners: (() => {
+    const v = document.getElementById('viewport').getBoundingClientRect(), map = document.getElementById('map');
+    return [[v.left + 1, v.top + 1], [v.right - 2, v.top + 1], [v.left + 1, v.bottom - 2], [v.right - 2, v.bottom - 2]]
+      .filter(([x, y]) => document.elementsFromPoint(x, y).includes(map)).length;
+  })(),
+};
+"""
+
+
+def check_navigation_rotation(driver, screenshot, seconds: float = 25.0) -> dict:
+    """Samples the turned map once each turn has settled (its 0.5 s transition over, no newer turn): the shown
+    rotation must be minus the engine's navigation rotation and, with the course arrow, minus the arrow's plan
+    direction (the walk points up), within 1 degree; tag labels turn back (upright). Needs 3 settled samples
+    with the course symbol, one of them turned by more than 5 degrees."""
+    samples, worst_engine, worst_arrow, worst_label, turned = [], 0.0, 0.0, 0.0, False
+    shot = None
+    end = time.time() + seconds
+    while time.time() < end:
+        s = driver.execute_script(SETTLED_JS)
+        if s["sinceTurnMs"] > 700 and s["engine"] is not None and s["symbol"] == "course":
+            worst_engine = max(worst_engine, abs(angle(s["shown"] + s["engine"])))
+            worst_arrow = max(worst_arrow, abs(angle(s["shown"] + s["arrow"])))
+            if s["label"] is not None:
+                worst_label = max(worst_label, abs(angle(s["shown"] + s["label"])))
+            samples.append({k: (round(v, 2) if isinstance(v, float) else v) for k, v in s.items()})
+            if abs(angle(s["shown"])) > 5 and not turned:
+                turned = True
+                if screenshot:
+                    os.makedirs(os.path.dirname(os.path.abspath(screenshot)), exist_ok=True)
+                    driver.save_screenshot(screenshot)
+                    shot = os.path.abspath(screenshot)
+            if turned and len(samples) >= 3:
+                break
+        time.sleep(0.25)
+    ok = bool(samples) and len(samples) >= 3 and turned and worst_engine <= 1 and worst_arrow <= 1 \
+        and worst_label <= 1 and all(s["turnOn"] and s["follow"] == "navigation" and s["corners"] == 4
+                                     for s in samples)
+    return {"ok": ok, "settledSamples": len(samples), "turned": turned, "worstEngineError": round(worst_engine, 3),
+            "worstArrowError": round(worst_arrow, 3), "worstLabelError": round(worst_label, 3),
+            "last": samples[-1] if samples else None, "screenshot": shot}
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ public enum FeedEvent: Sendable, Hashable {
     static func json(_ d: DotDrawing) -> String {
         var text = "{\"symbol\":\"\(d.symbol)\",\"accuracy\":\(number(d.accuracyMeters, decimals: 2))"
         if let rotation = d.rotationDegrees { text += ",\"rotation\":\(number(rotation, decimals: 1))" }
+        text += ",\"navigationRotation\":\(number(d.navigationRotationDegrees, decimals: 1))"
         return text + ",\"ping\":\(d.ping),\"pingSequence\":\(d.pingSequence)}"
     }
 

@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// The pipeline publishes fixes; each goes to its target's display (`receive`), whose `drawState` becomes the
 /// event's `DotDrawing`. The displays' map is the venue plan in local metres, so radii and arrow directions are
-/// plan values; auto-pan is each browser's own (the page mirrors the display's settings, `settings`). The API
+/// plan values; panning is each browser's own (the page mirrors the display's settings, `settings`). Each target
+/// also has a second display in navigation auto-pan, whose viewport rotation (the map turned to the course while
+/// moving) goes in the drawing as `navigationRotationDegrees`: pages turn their maps by it. The API
 /// reads `current`; web clients `subscribe()` to SSE frames: every current target first, then live events. A
 /// slow subscriber loses its oldest frames (bounded buffer) rather than holding the pipeline up. `close()` ends
 /// every subscription (shutdown).
@@ -15,6 +17,7 @@ public final class LocationHub: Sendable {
     private struct Entry: Sendable {
         var fix: LocationFix
         var display: LocationDisplay
+        var navigator: LocationDisplay
         var drawing: DotDrawing
         var reportedAt: Double?
     }
@@ -64,11 +67,15 @@ public final class LocationHub: Sendable {
     public func publish(_ fix: LocationFix, reportedAt: Double? = nil) {
         let location = planLocation(fix)
         broadcast { s in
-            let display = s.entries[fix.target]?.display ?? makeDisplay()
+            let display = s.entries[fix.target]?.display ?? makeDisplay(autoPan: .off)
+            let navigator = s.entries[fix.target]?.navigator ?? makeDisplay(autoPan: .navigation)
             display.receive(location)
+            navigator.receive(location)
             guard let drawState = display.drawState else { return [] }
-            let drawing = DotDrawing(drawState, fresh: true)
-            s.entries[fix.target] = Entry(fix: fix, display: display, drawing: drawing, reportedAt: reportedAt)
+            let drawing = DotDrawing(
+                drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees)
+            s.entries[fix.target] = Entry(
+                fix: fix, display: display, navigator: navigator, drawing: drawing, reportedAt: reportedAt)
             return [.fix(fix, drawing, reportedAt: reportedAt)]
         }
     }
@@ -86,7 +93,8 @@ public final class LocationHub: Sendable {
                     continue
                 }
                 guard let drawState = entry.display.drawState else { continue }
-                let drawing = DotDrawing(drawState, fresh: false)
+                let drawing = DotDrawing(
+                    drawState, fresh: false, navigationRotationDegrees: entry.drawing.navigationRotationDegrees)
                 if drawing != entry.drawing.quiet {
                     s.entries[target]?.drawing = drawing
                     events.append(.display(target: target, drawing))
@@ -145,11 +153,14 @@ public final class LocationHub: Sendable {
         for continuation in continuations { continuation.finish() }
     }
 
-    /// A display on the plan (local metres, unrotated), auto-pan off: browsers pan their own maps.
-    private func makeDisplay() -> LocationDisplay {
+    /// A display on the plan (local metres, unrotated at first). With auto-pan off it decides the drawing
+    /// (browsers pan their own maps); in navigation it turns its viewport to the course, which pages mirror.
+    private func makeDisplay(autoPan: AutoPanMode) -> LocationDisplay {
         let viewport = MapViewport(center: MapPoint(x: 0, y: 0), unitsPerPixel: 0.05, widthPixels: 1280, heightPixels: 800)
-        return LocationDisplay(
+        let display = LocationDisplay(
             dataSource: FixFeedDataSource(), viewport: viewport, settings: settings, clock: clock)
+        display.autoPanMode = autoPan
+        return display
     }
 
     /// The fix as a display location on the plan: local metres (no latitude/longitude, so the display does not

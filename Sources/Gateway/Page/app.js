@@ -1,7 +1,8 @@
 // BlueDot web map. Draws what the gateway's feed says: each target's fix and its drawing state (symbol,
 // accuracy circle, course, ping) as the display engine decided it. Follow modes mirror the display engine's
-// auto-pan (off, recenter with a wander extent, navigation with the dot pinned near the bottom); a user pan
-// or zoom turns follow off. The map is metric (L.CRS.Simple: 1 unit = 1 m, lat = y, lng = x).
+// auto-pan (off, recenter with a wander extent, navigation with the dot pinned near the bottom and the map
+// turned by the engine's navigation rotation); a user pan or zoom turns follow off and the map back to north
+// up. The map is metric (L.CRS.Simple: 1 unit = 1 m, lat = y, lng = x).
 (function () {
   'use strict';
 
@@ -21,6 +22,8 @@
   const map = L.map('map', {
     crs: L.CRS.Simple, minZoom: -3, maxZoom: 7, zoomSnap: 0.25, attributionControl: false,
   });
+  // The zoom buttons live outside the turning wrapper, so they stay upright and on screen.
+  document.getElementById('map-controls').appendChild(map.zoomControl.getContainer());
   const floorLayers = new Map();   // floor -> L.layerGroup (plan + anchors)
   const el = (id) => document.getElementById(id);
   const toLatLng = (x, y) => L.latLng(y, x);
@@ -74,7 +77,8 @@
         const where = anchor.lat !== undefined && anchor.lat !== null
           ? `<br>${anchor.lat.toFixed(7)}, ${anchor.lon.toFixed(7)}` : '';
         L.marker(toLatLng(anchor.x, anchor.y), { icon, interactive: true, keyboard: false })
-          .bindTooltip(`${anchor.id}<br>x ${anchor.x} m, y ${anchor.y} m${where}`)
+          .bindTooltip(`<span class="bd-tip-box bd-upright">${anchor.id}<br>x ${anchor.x} m, y ${anchor.y} m${where}</span>`,
+            { className: 'bd-tip' })
           .addTo(group);
       }
       floorLayers.set(floor.floor, group);
@@ -114,7 +118,12 @@
       circle: L.circle([0, 0], { radius: 1, color: isSelf ? '#1a73e8' : '#d93f87', weight: 1, fillOpacity: 0.15 }),
       marker: L.marker([0, 0], { icon, keyboard: false, zIndexOffset: isSelf ? 1000 : 0 }),
     };
-    if (!isSelf) t.marker.bindTooltip(id, { permanent: true, direction: 'right', offset: [8, 0], className: 'bd-label' });
+    if (!isSelf) {
+      const label = document.createElement('span');
+      label.className = 'bd-label bd-upright';
+      label.textContent = id;
+      t.marker.bindTooltip(label, { permanent: true, direction: 'right', offset: [8, 0], className: 'bd-tip' });
+    }
     state.targets.set(id, t);
     const option = document.createElement('option');
     option.value = id;
@@ -169,7 +178,7 @@
     if (!t) return;
     t.display = message.display;
     draw(t, false);
-    if (t.id === state.followTarget) showInfo(t);
+    if (t.id === state.followTarget) { showInfo(t); if (state.follow === 'navigation') turnTo(t.display); }
   }
 
   function onRemoved(message) {
@@ -194,8 +203,71 @@
   }
 
   // ---- follow modes: the display engine's auto-pan ----
+  // ---- map rotation (navigation): a CSS rotation of #rotor, the wrapper of Leaflet's container ----
+  // While navigating, #rotor is a square centred on the pin (the dot's place on screen), with a half side of the
+  // pin's distance to the farthest corner of #viewport, so the turned map covers every corner; it turns about
+  // its centre. Otherwise it fills #viewport unturned, and Leaflet works on a plain map.
+  const viewport = el('viewport'), rotor = el('rotor');
+  const turn = { on: false, degrees: 0, changedAt: 0, box: { left: 0, top: 0, width: 0, height: 0 } };
+
+  function pinInViewport() {
+    const w = viewport.clientWidth, h = viewport.clientHeight;
+    return { x: w / 2, y: h * (1 - AUTO_PAN.navigationPointHeightFactor), w, h };
+  }
+
+  // Lays #rotor out for navigation (on) or plain (off), keeping what is on screen where it is.
+  function layoutRotor(on) {
+    map.stop();  // a pan in flight would overwrite the compensating pan below
+    const before = turn.box, p = pinInViewport();
+    let box = { left: 0, top: 0, width: p.w, height: p.h };
+    if (on) {
+      const r = Math.ceil(Math.hypot(Math.max(p.x, p.w - p.x), Math.max(p.y, p.h - p.y)));
+      box = { left: Math.round(p.x) - r, top: Math.round(p.y) - r, width: 2 * r, height: 2 * r };
+    }
+    turn.on = on;
+    turn.box = box;
+    const px = (n) => (on ? n + 'px' : '');  // off: the stylesheet's full size, which follows the window
+    Object.assign(rotor.style, { left: px(box.left), top: px(box.top), width: px(box.width), height: px(box.height) });
+    map.invalidateSize({ pan: false });
+    // The container moved on screen by the change of its corner; move the content back by as much.
+    const dx = box.left - before.left, dy = box.top - before.top;
+    if (dx || dy) map.panBy(L.point(dx, dy), { animate: false });
+  }
+
+  // Turns the map by `degrees` clockwise on screen (CSS), the short way round, smoothly unless `animate` is false.
+  function setRotation(degrees, animate) {
+    const delta = (((degrees - turn.degrees) % 360) + 540) % 360 - 180;
+    if (Math.abs(delta) < 1e-6 && animate) return;
+    turn.degrees = animate ? turn.degrees + delta : degrees;
+    turn.changedAt = performance.now();
+    rotor.classList.toggle('bd-turning', animate);
+    rotor.style.transform = turn.degrees ? `rotate(${turn.degrees}deg)` : '';
+    rotor.style.setProperty('--bd-upright', `${-turn.degrees}deg`);
+    if (!animate) void rotor.offsetWidth;  // apply now, so that the next animated turn starts from here
+  }
+
+  // The display engine's navigation rotation puts the plan direction `navigationRotation` up on screen: the map
+  // turns counter-clockwise by it.
+  function turnTo(display) {
+    if (turn.on) setRotation(-(display && display.navigationRotation || 0), true);
+  }
+
+  // The plan point under a screen point, undoing the rotation (Leaflet's own event positions assume none).
+  function latLngAtClient(clientX, clientY) {
+    const v = viewport.getBoundingClientRect(), b = turn.box;
+    const dx = clientX - (v.left + b.left + b.width / 2), dy = clientY - (v.top + b.top + b.height / 2);
+    const a = -turn.degrees * Math.PI / 180;
+    const ux = dx * Math.cos(a) - dy * Math.sin(a), uy = dx * Math.sin(a) + dy * Math.cos(a);
+    return map.containerPointToLatLng(L.point(ux + b.width / 2, uy + b.height / 2));
+  }
+
   function setFollow(mode, reason) {
     const switchedOn = state.follow === 'off' && mode !== 'off';
+    if (mode === 'navigation' && !turn.on) layoutRotor(true);
+    if (mode !== 'navigation' && turn.on) {
+      setRotation(0, false);  // at once: Leaflet's input handling must see an unturned map
+      layoutRotor(false);
+    }
     state.follow = mode;
     if (switchedOn) state.pendingInitialZoom = true;
     for (const button of el('follow').children) button.classList.toggle('active', button.dataset.mode === mode);
@@ -223,10 +295,13 @@
       }
     } else if (state.follow === 'navigation') {
       // The dot pinned at horizontal centre, navigationPointHeightFactor of the height up from the bottom.
+      // The map is laid out about the pin (layoutRotor), so the pin is the container's centre.
       const size = map.getSize();
-      const wanted = L.point(size.x / 2, size.y * (1 - AUTO_PAN.navigationPointHeightFactor));
+      const wanted = L.point(size.x / 2, size.y / 2);
       const now = map.latLngToContainerPoint(at);
       map.panBy(now.subtract(wanted), { animate: true, duration: 0.5 });
+      const t = state.targets.get(state.followTarget);
+      turnTo(t && t.display);
     }
   }
 
@@ -239,22 +314,30 @@
     const t = state.targets.get(state.followTarget);
     if (t && t.fix) { autoPan(t.fix); showInfo(t); }
   });
-  // A user pan or zoom turns follow off (the display engine's rule); programmatic pans do not fire these.
+  // A user pan or zoom turns follow off (the display engine's rule); programmatic pans do not fire these. The
+  // listeners capture on #viewport, so they run before Leaflet's: on a turned map, pressing on it (the start of
+  // a drag) already ends navigation and turns the map back, and Leaflet only ever handles an unturned map.
   const userMoved = (reason) => { if (state.follow !== 'off') setFollow('off', reason); };
   map.on('dragstart', () => userMoved('user drag'));
-  const container = map.getContainer();
-  container.addEventListener('wheel', () => userMoved('user zoom'), { passive: true });
-  container.addEventListener('dblclick', () => userMoved('user zoom'));
-  container.addEventListener('touchstart', (event) => { if (event.touches.length > 1) userMoved('user zoom'); },
-    { passive: true });
-  for (const control of container.querySelectorAll('.leaflet-control-zoom a')) {
-    control.addEventListener('click', () => userMoved('user zoom'));
-  }
-  map.on('mousemove', (event) => {
-    const x = event.latlng.lng, y = event.latlng.lat, geo = geographic(x, y);
+  const capture = { capture: true, passive: true };
+  viewport.addEventListener('wheel', () => userMoved('user zoom'), capture);
+  viewport.addEventListener('dblclick', () => userMoved('user zoom'), capture);
+  viewport.addEventListener('touchstart', (event) => {
+    if (event.touches.length > 1) userMoved('user zoom');
+    else if (turn.on && rotor.contains(event.target)) userMoved('user drag');
+  }, capture);
+  viewport.addEventListener('mousedown', (event) => {
+    if (turn.on && rotor.contains(event.target)) userMoved('user drag');
+  }, capture);
+  el('map-controls').addEventListener('click', () => userMoved('user zoom'), capture);
+  viewport.addEventListener('mousemove', (event) => {
+    if (!rotor.contains(event.target)) return;
+    const at = latLngAtClient(event.clientX, event.clientY);
+    const x = at.lng, y = at.lat, geo = geographic(x, y);
     el('info-pointer').textContent = `${x.toFixed(1)}, ${y.toFixed(1)} m` +
       (geo ? ` (${geo.lat.toFixed(6)}, ${geo.lon.toFixed(6)})` : '');
   });
+  window.addEventListener('resize', () => { if (turn.on) layoutRotor(true); });
 
   // ---- the push feed, reconnected with exponential backoff ----
   let backoffMs = 1000;
@@ -283,7 +366,21 @@
 
   // For tests and debugging: where a target's marker is on the screen and on the plan.
   window.bluedot = {
-    map, state,
+    map, state, turn,
+    // The rotation #rotor shows now, degrees clockwise on screen, from its computed transform (-180 ... 180].
+    shownRotation() {
+      const shown = getComputedStyle(rotor).transform;
+      const m = shown === 'none' ? new DOMMatrixReadOnly() : new DOMMatrixReadOnly(shown);
+      return Math.atan2(m.b, m.a) * 180 / Math.PI;
+    },
+    // Where a target's dot is as a fraction of #viewport's width and height.
+    markerViewportFraction(id) {
+      const t = state.targets.get(id);
+      const element = t && t.marker.getElement();
+      if (!element) return null;
+      const r = element.getBoundingClientRect(), v = viewport.getBoundingClientRect();
+      return [(r.left - v.left) / v.width, (r.top - v.top) / v.height];
+    },
     markerScreenPosition(id) {
       const t = state.targets.get(id);
       const element = t && t.marker.getElement();
