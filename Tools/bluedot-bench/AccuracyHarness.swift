@@ -70,7 +70,7 @@ enum AccuracyHarness {
     }
 
     static func run(_ arguments: [String]) throws {
-        let directory = arguments.first { !$0.contains("=") } ?? "/work/shared/data"
+        let directory = arguments.first { !$0.contains("=") } ?? "../shared/data"
         let overrides = arguments.filter { $0.contains("=") }
         // Plain keys apply to every set; `moving.key=value` and `static.key=value` to one kind only.
         func strip(_ o: String, _ prefix: String) -> String? {
