@@ -44,20 +44,14 @@ struct FitCommand: ParsableCommand {
 
     func run() throws {
         let site = try VenueLoader.load(path: venue)
-        var samples: [CalibrationSample] = []
-        for path in surveys {
-            var reader = try ObservationReader(path: path, options: ObservationReader.Options())
-            var withoutTruth = 0
-            while let line = try reader.next() {
-                guard let truth = line.truth else {
-                    withoutTruth += 1
-                    continue
-                }
-                samples.append(CalibrationSample(anchor: line.observation.anchor, rssiDBm: line.observation.rssiDBm,
-                                                 x: truth.x, y: truth.y, z: truth.z ?? 0))
-            }
-            FileHandle.standardError.write(Data("\(path): \(reader.report)\(withoutTruth > 0 ? ", \(withoutTruth) without truth skipped" : "")\n".utf8))
+        let survey = try SurveyCalibration.readSamples(surveys: surveys)
+        for (path, report) in zip(surveys, survey.reports) {
+            FileHandle.standardError.write(Data("\(path): \(report)\n".utf8))
         }
+        if survey.withoutTruth > 0 {
+            FileHandle.standardError.write(Data("\(survey.withoutTruth) survey line(s) without truth skipped\n".utf8))
+        }
+        let samples = survey.samples
         var fitter = SurveyFitter()
         fitter.calibrator.shrinkageSamples = shrinkage
         fitter.thresholds.minimumSamples = minimumSamples

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControllerOptions
 import Foundation
+import Gateway
 import HCILinux
 import Logging
 import Scanner
@@ -59,9 +60,9 @@ struct ScanCommand: AsyncParsableCommand {
         guard let link = try transport.makeTransport() else {
             throw ValidationError("give exactly one of --hci, --h4-tcp, --h4-tty")
         }
-        var recorder: BtsnoopPacketRecorder?
+        var recorder: BtsnoopRecording?
         if let record {
-            recorder = BtsnoopPacketRecorder(recorder: try BtsnoopRecorder(path: record), logger: logger)
+            recorder = try BtsnoopRecording(path: record, logger: logger)
         }
         let scanner = LEScanner(
             transport: link, configuration: scanConfiguration, recorder: recorder,
@@ -85,7 +86,7 @@ struct ScanCommand: AsyncParsableCommand {
             timer?.cancel()
             signals.cancel()
             output.flush()
-            recorder?.recorder.close()
+            recorder?.close()
         }
         logger.info("starting", metadata: ["transport": "\(link.name)"])
         do {

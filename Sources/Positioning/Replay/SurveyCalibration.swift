@@ -31,13 +31,27 @@ public enum SurveyCalibration {
                                  calibrator: PathLossCalibrator = PathLossCalibrator(),
                                  field: ResidualField.Parameters? = ResidualField.Parameters())
         throws(JSONLinesError) -> Outcome {
+        let survey = try readSamples(surveys: surveys, strict: strict, knownAnchors: Set(venue.anchors.map(\.id)))
+        let samples = survey.samples
+        let result = calibrator.fit(samples, venue: venue)
+        let calibrated = result.applied(to: venue)
+        let residualField = field.map { ResidualField.fit(samples, venue: calibrated, parameters: $0) }
+        return Outcome(venue: calibrated, result: result, reports: survey.reports, withoutTruth: survey.withoutTruth,
+                       residualField: residualField)
+    }
+
+    /// Reads the survey lines that carry a truth position as calibration samples, file by file.
+    ///
+    /// Lines without `truth` are counted, not returned; `knownAnchors` (when given) keeps only the venue's
+    /// anchors, counting the rest in each file's report.
+    public static func readSamples(surveys: [String], strict: Bool = false, knownAnchors: Set<String>? = nil)
+        throws(JSONLinesError) -> (samples: [CalibrationSample], reports: [ReadReport], withoutTruth: Int) {
         var samples: [CalibrationSample] = []
         var reports: [ReadReport] = []
         var withoutTruth = 0
-        let known = Set(venue.anchors.map(\.id))
         for path in surveys {
             var reader = try ObservationReader(
-                path: path, options: ObservationReader.Options(strict: strict, knownAnchors: known))
+                path: path, options: ObservationReader.Options(strict: strict, knownAnchors: knownAnchors))
             while let line = try reader.next() {
                 guard let truth = line.truth else {
                     withoutTruth += 1
@@ -48,10 +62,6 @@ public enum SurveyCalibration {
             }
             reports.append(reader.report)
         }
-        let result = calibrator.fit(samples, venue: venue)
-        let calibrated = result.applied(to: venue)
-        let residualField = field.map { ResidualField.fit(samples, venue: calibrated, parameters: $0) }
-        return Outcome(venue: calibrated, result: result, reports: reports, withoutTruth: withoutTruth,
-                       residualField: residualField)
+        return (samples, reports, withoutTruth)
     }
 }
