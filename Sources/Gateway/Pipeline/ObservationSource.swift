@@ -13,6 +13,14 @@ public struct SourceStatistics: Sendable, Hashable {
 
     /// All zero.
     public init() {}
+
+    /// Adds another run's counters to these.
+    public mutating func add(_ other: SourceStatistics) {
+        reports += other.reports
+        malformed += other.malformed
+        reconnects += other.reconnects
+        loops += other.loops
+    }
 }
 
 /// Where the gateway's observations come from: a live scanner, a recording, a file or a simulation.
