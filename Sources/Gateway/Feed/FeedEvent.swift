@@ -30,9 +30,9 @@ public enum FeedEvent: Sendable, Hashable {
             if let reportedAt { text += ",\"reportedAt\":\(Self.number(reportedAt, decimals: 6))" }
             return text + "}"
         case .display(let target, let drawing):
-            return "{\"target\":\(JSONString.quoted(target)),\"display\":\(Self.json(drawing))}"
+            return "{\"target\":\(JSONText.quoted(target)),\"display\":\(Self.json(drawing))}"
         case .removed(let target):
-            return "{\"target\":\(JSONString.quoted(target))}"
+            return "{\"target\":\(JSONText.quoted(target))}"
         }
     }
 

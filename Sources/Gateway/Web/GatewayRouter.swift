@@ -91,7 +91,7 @@ public enum GatewayRouter {
         router.get("/api/health") { _, _ in
             let now = d.wallClock()
             return json(
-                "{\"status\":\"ok\",\"source\":\(JSONString.quoted(d.sourceName)),\"targets\":\(d.hub.targetCount),"
+                "{\"status\":\"ok\",\"source\":\(JSONText.quoted(d.sourceName)),\"targets\":\(d.hub.targetCount),"
                     + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
         }
         router.get("/metrics") { _, _ in
@@ -115,6 +115,6 @@ public enum GatewayRouter {
         headers[.contentType] = "application/json"
         return Response(
             status: status, headers: headers,
-            body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\(JSONString.quoted(message))}")))
+            body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\(JSONText.quoted(message))}")))
     }
 }

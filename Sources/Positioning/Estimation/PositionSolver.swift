@@ -48,19 +48,8 @@ public struct PositionSolver: Sendable {
         while iterations < maxIterations {
             iterations += 1
             // Normal equations at x: (Λ + Σ w g gᵀ + μ diag) δ = Σ w r g − Λ (x − m).
-            var A = Λ
-            var b = Λ * zip(x, m).map { -($0 - $1) }
-            for (i, z) in measurements.enumerated() {
-                let (r, gx, gy) = z.linearize(x: x[0], y: x[1])
-                let w = loss.weight(r)
-                weights[i] = w
-                A[0, 0] += w * gx * gx
-                A[0, 1] += w * gx * gy
-                A[1, 0] += w * gx * gy
-                A[1, 1] += w * gy * gy
-                b[0] += w * r * gx
-                b[1] += w * r * gy
-            }
+            let (A, g) = normalEquations(x, measurements, Λ, &weights)
+            let b = zip(g, Λ * zip(x, m).map { -($0 - $1) }).map { $0 + $1 }
             var accepted = false
             var step = 0.0
             for _ in 0..<12 {
@@ -88,7 +77,16 @@ public struct PositionSolver: Sendable {
     /// The posterior covariance at x, refreshing the IRLS weights there.
     private func covariance(_ x: [Double], _ measurements: [RSSIMeasurement], _ Λ: Matrix,
                             _ weights: inout [Double]) -> Matrix {
+        let (A, _) = normalEquations(x, measurements, Λ, &weights)
+        return A.inverseSPD() ?? Λ.inverseSPD() ?? Matrix.identity(x.count, scale: 1e6)
+    }
+
+    /// The IRLS normal equations at x, refreshing the weights: the information `Λ + Σ wᵢ gᵢ gᵢᵀ` and the
+    /// measurement side of the right-hand side, `Σ wᵢ rᵢ gᵢ`.
+    private func normalEquations(_ x: [Double], _ measurements: [RSSIMeasurement], _ Λ: Matrix,
+                                 _ weights: inout [Double]) -> (information: Matrix, gradient: [Double]) {
         var A = Λ
+        var g = [Double](repeating: 0, count: x.count)
         for (i, z) in measurements.enumerated() {
             let (r, gx, gy) = z.linearize(x: x[0], y: x[1])
             let w = loss.weight(r)
@@ -97,8 +95,10 @@ public struct PositionSolver: Sendable {
             A[0, 1] += w * gx * gy
             A[1, 0] += w * gx * gy
             A[1, 1] += w * gy * gy
+            g[0] += w * r * gx
+            g[1] += w * r * gy
         }
-        return A.inverseSPD() ?? Λ.inverseSPD() ?? Matrix.identity(x.count, scale: 1e6)
+        return (A, g)
     }
 
     /// The objective `Σ ρ(rᵢ) + ½ (x − m)ᵀ Λ (x − m)`.
