@@ -69,6 +69,11 @@ struct ReplayCommand: ParsableCommand {
             Self.log(String(format: "calibrate: site measuredPower %.2f dBm, exponent %.3f, sigma %.2f dB, "
                             + "%d anchors fitted", fit.measuredPowerDBm, fit.pathLossExponent,
                             fit.shadowingSigmaDB, outcome.result.anchors.count))
+            if let b = outcome.bodyShadow {
+                Self.log(String(format: "calibrate: body shadow %.2f dB per component (%d scans; within a scan "
+                                + "%.2f dB)%@", b.sigmaDB, b.moments, b.withinSigmaDB,
+                                engine.usesBodyShadow ? "" : ", not used for moving targets"))
+            }
             site = outcome.venue
             outcome.configure(&engine)
         }

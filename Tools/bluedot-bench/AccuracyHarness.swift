@@ -33,6 +33,8 @@ enum AccuracyHarness {
             case "interval": c.intervalSeconds = v
             case "updateInterval": c.updateIntervalSeconds = v
             case "offset": c.commonOffsetSigmaDB = v > 0 ? v : nil
+            case "bodyShadow": c.usesBodyShadow = v != 0
+            case "shadowSigma": break  // replaces the calibration's estimate, after calibrating
             case "near": c.nearFieldMeters = v
             case "s0": c.scalesFixByResidual = v != 0
             case "spatialMedian": c.gridSpatialMedian = v != 0
@@ -125,6 +127,10 @@ enum AccuracyHarness {
                 configuration.targetHeightMeters = calibrated.result.targetHeightMeters
             }
             configuration.residualField = calibrated.residualField
+            configuration.bodyShadowSigmaDB = calibrated.bodyShadow?.sigmaDB
+            if let o = (set.isStatic ? stationary : moving).last(where: { $0.hasPrefix("shadowSigma=") }) {
+                configuration.bodyShadowSigmaDB = Double(o.dropFirst("shadowSigma=".count))
+            }
             if let folder = ProcessInfo.processInfo.environment["BENCH_VENUES"] {
                 // Writes the calibrated venue (for test fixtures and inspection).
                 let path = folder + "/" + set.name + ".calibrated.venue.json"
@@ -144,6 +150,10 @@ enum AccuracyHarness {
                 let site = calibrated.result.site.model
                 print(String(format: "  site P0 %.1f n %.2f sigma %.1f height %.2f", site.measuredPowerDBm,
                              site.pathLossExponent, site.shadowingSigmaDB, calibrated.result.targetHeightMeters ?? -1))
+                if let b = calibrated.bodyShadow {
+                    print(String(format: "  body shadow %.2f dB per component from %d moments (within %.2f dB)",
+                                 b.sigmaDB, b.moments, b.withinSigmaDB))
+                }
                 for a in venue.anchors {
                     guard let f = calibrated.result.anchors[a.id] else { continue }
                     if let layer = calibrated.residualField?.layers[a.id] {

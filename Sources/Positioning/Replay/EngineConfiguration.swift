@@ -59,6 +59,14 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// Prior sigma of an RSSI offset common to all anchors of one fix (device gain, orientation, body), dB; nil:
     /// none. Used by the grid posterior.
     public var commonOffsetSigmaDB: Double?
+    /// Prior sigma of each component of a body-shadow term `a cos φ + b sin φ` per fix, dB (a carried device is
+    /// louder toward the anchors its carrier faces; φ the bearing to the anchor), from the survey
+    /// (`SurveyCalibration.Outcome.bodyShadow`); nil: none. The grid posterior integrates the term out, and
+    /// its variance leaves each measurement's sigma (the calibration's residual held it).
+    public var bodyShadowSigmaDB: Double?
+    /// Whether the engine applies `bodyShadowSigmaDB`: in the grid posterior of static scans, where the
+    /// carrier's heading is fixed for the scan; a walker's heading changes and the trilateration has no term.
+    public var usesBodyShadow: Bool = false
     /// Within this distance of an anchor the path-loss model is flat (`RSSIMeasurement.nearFieldMeters`),
     /// metres: the model's reference distance d₀ = 1 m, as in the calibration (`PathLossCalibrator`).
     public var nearFieldMeters: Double = 1
@@ -126,6 +134,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         c.initialVelocitySigma = 0.05
         c.reportsMotion = false
         c.usesResidualField = false
+        c.usesBodyShadow = true
         return c
     }
 }

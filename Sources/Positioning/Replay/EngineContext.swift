@@ -27,6 +27,7 @@ struct EngineContext: Sendable {
         grid = GridPosterior(bounds: venue.bounds ?? Trilaterator.anchorArea(venue.anchors),
                              cellMeters: configuration.gridCellMeters, loss: loss)
         grid.commonOffsetSigmaDB = configuration.commonOffsetSigmaDB
+        grid.bodyShadowSigmaDB = configuration.usesBodyShadow ? configuration.bodyShadowSigmaDB : nil
         grid.usesSpatialMedian = configuration.gridSpatialMedian
         let flat = venue.anchors.allSatisfy { $0.z == 0 }
         targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)

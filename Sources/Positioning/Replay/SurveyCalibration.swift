@@ -13,12 +13,17 @@ public enum SurveyCalibration {
         /// Each anchor's place-dependent bias around the fitted models (`ResidualField`), nil when not asked
         /// for; an engine uses it through `EngineConfiguration.residualField` (the default, docs/positioning.md).
         public var residualField: ResidualField?
+        /// How strongly the surveyed carriers' bodies shaded the anchors behind them (`BodyShadowEstimator`),
+        /// nil when the survey cannot tell (too few moments with enough anchors).
+        public var bodyShadow: BodyShadowEstimator.Estimate?
 
-        /// Hands what the survey taught to an engine configuration: the target's height and the residual field.
+        /// Hands what the survey taught to an engine configuration: the target's height, the residual field
+        /// and the body-shadow sigma.
         /// Every replay of a calibrated venue goes through here, so they all use the survey the same way.
         public func configure(_ configuration: inout EngineConfiguration) {
             configuration.targetHeightMeters = result.targetHeightMeters
             configuration.residualField = residualField
+            configuration.bodyShadowSigmaDB = bodyShadow?.sigmaDB
         }
     }
 
@@ -37,7 +42,8 @@ public enum SurveyCalibration {
         let calibrated = result.applied(to: venue)
         let residualField = field.map { ResidualField.fit(samples, venue: calibrated, parameters: $0) }
         return Outcome(venue: calibrated, result: result, reports: survey.reports, withoutTruth: survey.withoutTruth,
-                       residualField: residualField)
+                       residualField: residualField,
+                       bodyShadow: BodyShadowEstimator().estimate(samples, venue: calibrated))
     }
 
     /// Reads the survey lines that carry a truth position as calibration samples, file by file.
@@ -58,7 +64,8 @@ public enum SurveyCalibration {
                     continue
                 }
                 samples.append(CalibrationSample(anchor: line.observation.anchor, rssiDBm: line.observation.rssiDBm,
-                                                 x: truth.x, y: truth.y, z: truth.z ?? 0))
+                                                 x: truth.x, y: truth.y, z: truth.z ?? 0,
+                                                 target: line.observation.target, t: line.observation.t))
             }
             reports.append(reader.report)
         }

@@ -222,7 +222,9 @@ struct TargetTracker {
             // The model's sigma (the calibration residual) holds the packet jitter j once; averaging n packets
             // keeps only j²/n of it: σ² = σ_model² − j² (1 − 1/n), never below j². A bias field keeps that sigma
             // (it does not claim the variance it explained in-sample) and adds its own variance v(p) at p.
-            let s2 = model.shadowingSigmaDB * model.shadowingSigmaDB, j2 = c.jitterSigmaDB * c.jitterSigmaDB
+            // A body-shadow term integrated out by the grid posterior takes its variance out of that sigma.
+            let b2 = c.usesBodyShadow ? c.bodyShadowSigmaDB.map { $0 * $0 } ?? 0 : 0
+            let s2 = model.shadowingSigmaDB * model.shadowingSigmaDB - b2, j2 = c.jitterSigmaDB * c.jitterSigmaDB
             let sigma = c.sigmaScale * max(s2 - j2 * (1 - 1 / Double(count)), j2).squareRoot()
             let anchor = table.anchors[a]
             var m = RSSIMeasurement(anchorX: anchor.x, anchorY: anchor.y,
