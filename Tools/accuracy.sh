@@ -5,8 +5,8 @@
 # usage: Tools/accuracy.sh [DATA_DIR] [-- extra replay options]
 #   DATA_DIR defaults to ../shared/data (beside the package); the release build is made first. Static sets get --mode static.
 #   Outputs (location JSONL per set) are kept in $OUT (default: a temporary folder, printed at the end).
-#   `bluedot replay --calibrate` uses the survey's site bias field (ResidualField) only once its command passes
-#   SurveyCalibration.Outcome.residualField to EngineConfiguration.residualField; `bluedot-bench accuracy` does.
+#   `bluedot replay --calibrate` learns what `bluedot-bench accuracy` learns from the surveys (models, site bias
+#   field, body-shadow sigma), so both print the same figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-../shared/data}
