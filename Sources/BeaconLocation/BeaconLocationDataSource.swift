@@ -14,7 +14,9 @@ import Scanner
 /// Start fails when the transport cannot be opened (the scanner's `ScannerError.transportUnavailable`, or
 /// `BeaconLocationError.recordingUnavailable`) or the controller refuses the session; a link that fails for good
 /// after start stops the source with the reason in `error`. Fixes come out on the engine's grid, each released by
-/// the first observation after its grid time (see `PositioningEngine`).
+/// the first observation after its grid time (see `PositioningEngine`) or, on a live controller, by the clock
+/// once it is `releaseDelaySeconds` past it: when every beacon goes quiet (or the link is down and reconnecting)
+/// the dot keeps coming as last known, its radius growing, until the engine's holdover drops it.
 public final class BeaconLocationDataSource: LocationDataSource, @unchecked Sendable {
     // @unchecked: the lets are Sendable; the mutable run state is behind `run`.
     /// Where packets come from.
@@ -31,6 +33,7 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
         var statistics = BeaconLocationStatistics()
         var scanner: LEScanner?
         var task: Task<Void, Never>?
+        var ticker: Task<Void, Never>?
         var ended = false
         var stopping = false
     }
@@ -45,6 +48,9 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
     public let engineConfiguration: EngineConfiguration
     /// The target id given to observations and locations.
     public let targetID: String
+    /// On a live controller, how far behind the clock the engine's grid is released without packets, seconds:
+    /// a packet stamped just before a tick must not come too late for its grid point.
+    public static let releaseDelaySeconds = 0.5
     private let clock: any LocationClock
     private let logger: Logger
     private let origin: GeographicOrigin?
@@ -102,7 +108,11 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
                 didStartOrFailWithError(error)  // ignored unless still starting
                 didStop(error: error)           // ignored unless started
             }
-            run.withLock { $0.ended = true }
+            let ticker = run.withLock { r in
+                r.ended = true
+                return r.ticker
+            }
+            ticker?.cancel()
         }
         run.withLock { r in
             r.scanner = scanner
@@ -112,7 +122,31 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
         while !scanner.isScanning && !run.withLock({ $0.ended }) {
             try? await Task.sleep(for: .milliseconds(2))
         }
-        if scanner.isScanning { didStartOrFailWithError(nil) }
+        if scanner.isScanning {
+            didStartOrFailWithError(nil)
+            startTicker()
+        }
+    }
+
+    /// Releases the engine's grid by the clock while the scan runs (every grid interval).
+    private func startTicker() {
+        let clock = self.clock
+        let interval = engineConfiguration.intervalSeconds
+        let ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await clock.sleep(until: clock.now() + interval) } catch { return }
+                guard let self else { return }
+                let fixes = run.withLock { r -> [LocationFix] in
+                    r.ended || r.stopping ? [] : r.engine.advance(to: clock.now() - Self.releaseDelaySeconds)
+                }
+                deliver(fixes)
+            }
+        }
+        let ended = run.withLock { r in
+            r.ticker = ticker
+            return r.ended || r.stopping
+        }
+        if ended { ticker.cancel() }
     }
 
     private func startRecording() async {
@@ -145,10 +179,12 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
 
     /// Stops the scanner (scan disabled, link closed) or the recording, waits for it, and reports stopped.
     override public func doStop() async {
-        let (scanner, task) = run.withLock { r in
+        let (scanner, task, ticker) = run.withLock { r in
             r.stopping = true
-            return (r.scanner, r.task)
+            return (r.scanner, r.task, r.ticker)
         }
+        ticker?.cancel()
+        await ticker?.value
         scanner?.stop()
         if scanner == nil { await transport.close() }
         task?.cancel()

@@ -71,4 +71,45 @@ struct BeaconLocationBumbleTests {
         #expect(statistics.unknownAnchors == 0)
         #expect(statistics.observations >= 5 * 5 * 4)
     }
+
+    @Test("when the controller goes away the dot keeps coming, last known with a growing radius")
+    func quietControllerGivesLastKnownFixes() async throws {
+        let config = try Self.writeConfig()
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let world = try await BumbleWorld(config: config)
+        defer { world.stop() }
+        let transport = try H4StreamTransport(tcp: "127.0.0.1:\(world.port)")
+        let source = BeaconLocationDataSource(transport: transport, venue: Self.venue, logger: quietLogger)
+        let locations = source.locations
+        try await source.start()
+        // Three fixes while beacons are heard, then the world is killed: no more packets (the scanner keeps
+        // trying to reconnect), and the clock alone releases the grid.
+        let received = try await withThrowingTaskGroup(of: [Location].self) { group in
+            group.addTask {
+                var out: [Location] = []
+                for await location in locations {
+                    out.append(location)
+                    if out.count == 3 { world.stop() }
+                    if out.count == 8 { break }
+                }
+                return out
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(30))
+                return []
+            }
+            let first = try await group.next() ?? []
+            group.cancelAll()
+            return first
+        }
+        await source.stop()
+        #expect(received.count == 8, "got \(received.count) locations in 30 s")
+        let held = received.filter(\.lastKnown)
+        // The fix in flight when the world died may still carry packets; the rest are last known.
+        #expect(held.count >= 4, "last known: \(held.count) of \(received.count)")
+        #expect(zip(held, held.dropFirst()).allSatisfy { $0.horizontalAccuracyMeters < $1.horizontalAccuracyMeters })
+        #expect(zip(received, received.dropFirst()).allSatisfy { abs($1.timestamp - $0.timestamp - 1) < 1e-6 })
+        let first = try #require(held.first)
+        #expect(hypot(first.x - Self.receiver.x, first.y - Self.receiver.y) < 1.5)
+    }
 }

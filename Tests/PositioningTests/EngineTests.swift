@@ -71,6 +71,32 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         #expect(Set(held.map { "\($0.x),\($0.y)" }).count == 1)
     }
 
+    /// A clock driving a silent target: `advance(to:)` releases exactly the grid points an observation at that
+    /// time would (the same fixes, byte for byte, as the full replay up to there), last known with a growing
+    /// radius once the anchors are quiet; nothing twice, and a packet older than a released grid point is late.
+    @Test func advancingTheClockReleasesLastKnownFixes() throws {
+        let venue = testVenue()
+        let walk = simulatedWalk(seconds: 10, start: 500.25, venue: venue, seed: 51)
+        let reference = replay(walk.observations, venue: venue, configuration: Self.configuration)
+        var engine = PositioningEngine(venue: venue, configuration: Self.configuration)
+        var fixes: [LocationFix] = []
+        for o in walk.observations { engine.ingest(o, into: &fixes) }
+        let last = walk.observations.last!.t
+        // The clock, half a second behind, ticking every second through 20 s of silence.
+        for k in 1...20 { engine.advance(to: last + Double(k) - 0.5, into: &fixes) }
+        #expect(engine.advance(to: last + 19.5).isEmpty)
+        #expect(engine.advance(to: .nan).isEmpty)
+        #expect(fixes.map(LocationWriter.line) == reference.prefix(fixes.count).map(LocationWriter.line))
+        #expect(fixes.last!.t < last + 19.5 && fixes.last!.t >= last + 18.5)
+        let held = fixes.filter(\.lastKnown)
+        #expect(held.count >= 17)
+        #expect(zip(held, held.dropFirst()).allSatisfy { $0.horizontalAccuracy < $1.horizontalAccuracy })
+        // A packet stamped before the last released grid point comes too late for it.
+        let stale = Observation(t: fixes.last!.t - 0.1, anchor: venue.anchors[0].id, target: "tag", rssiDBm: -70)
+        #expect(engine.ingest(stale).isEmpty)
+        #expect(engine.counters.late == 1)
+    }
+
     /// Causality: the fixes up to T are the same whether or not the stream goes on after T.
     @Test func fixesUseOnlyEarlierObservations() {
         let venue = testVenue()

@@ -4,7 +4,8 @@
 /// final. Each target's grid starts at its first observation, `t₀ + k · interval`, so a target appearing
 /// mid-stream gets a fix at once, and keeps going (last known, growing radius) for `holdoverSeconds` after
 /// its last observation; then its state is dropped. A fix at grid time g is emitted when the first
-/// observation later than g arrives (or at `finish`), so it uses exactly the observations with t <= g:
+/// observation later than g arrives (or a clock passes g, `advance(to:)`, or at `finish`), so it uses exactly
+/// the observations with t <= g:
 /// causal, and deterministic for a given input. Memory: one tracker per live target, each bounded by the
 /// venue's anchors.
 public struct PositioningEngine: Sendable {
@@ -78,6 +79,25 @@ public struct PositioningEngine: Sendable {
     public mutating func ingest(_ o: Observation) -> [LocationFix] {
         var fixes: [LocationFix] = []
         ingest(o, into: &fixes)
+        return fixes
+    }
+
+    /// Emits every grid point (of every target) strictly before `t`, exactly as an observation at `t` would.
+    ///
+    /// A live source, whose observations carry the clock's time, calls this from the clock (a little behind
+    /// it, so that a packet stamped just before the call is not made late): while no anchor is heard, fixes
+    /// keep coming on the grid, last known with a growing radius, until the holdover drops the target.
+    /// An observation that arrives afterwards with a time at or before an emitted grid point of its target
+    /// is late (counted, not used). A non-finite `t` emits nothing.
+    public mutating func advance(to t: Double, into fixes: inout [LocationFix]) {
+        guard t.isFinite else { return }
+        emit(before: t, into: &fixes)
+    }
+
+    /// Emits every grid point strictly before `t` and returns those fixes.
+    public mutating func advance(to t: Double) -> [LocationFix] {
+        var fixes: [LocationFix] = []
+        advance(to: t, into: &fixes)
         return fixes
     }
 
