@@ -4,6 +4,7 @@ import LocationDisplay
 import Positioning
 import Scanner
 import HCI
+import Synchronization
 import Testing
 
 /// Observations through the engine to the hub and metrics; paced replays; sighting mapping; projection.
@@ -51,6 +52,50 @@ import Testing
         #expect(text.contains("bluedot_unknown_anchor_observations_total 40\n"))
         #expect(text.contains("bluedot_report_to_fix_latency_seconds_bucket{le=\"0.5\"} 0\n"))
         #expect(text.contains("bluedot_report_to_fix_latency_seconds_bucket{le=\"1.0\"} \(pipeline.counters.fixes)\n"), "all 0.6 s")
+    }
+
+    /// A target nobody hears any more: advancing the pipeline by the source's clock publishes last-known fixes
+    /// with a growing radius on the 1 s grid, and nothing twice.
+    @Test func advancingReleasesLastKnownFixesOfAQuietTarget() throws {
+        let hub = LocationHub(clock: ManualClock(start: 1000))
+        let pipeline = Pipeline(venue: venue, configuration: .moving, hub: hub, metrics: GatewayMetrics(),
+                                wallClock: { 1000 })
+        for o in standing(seconds: 3) { pipeline.ingest(o, arrivedAt: 999) }
+        #expect(try #require(hub.current.first).t == 2)
+        // The grid point at 3 s holds the last packets (2.25-2.75 s); after it nothing is heard.
+        pipeline.advance(to: 3.75)
+        let heard = try #require(hub.current.first)
+        #expect(!heard.lastKnown && heard.t == 3)
+        var radii: [Double] = []
+        for k in 2...6 {
+            pipeline.advance(to: 2.75 + Double(k))
+            let fix = try #require(hub.current.first)
+            #expect(fix.t == 2 + Double(k) && fix.lastKnown)
+            radii.append(fix.horizontalAccuracy)
+        }
+        #expect(zip(radii, radii.dropFirst()).allSatisfy { $0 < $1 })
+        let fixes = pipeline.counters.fixes
+        pipeline.advance(to: 8.75)
+        #expect(pipeline.counters.fixes == fixes)
+    }
+
+    /// The paced replay's clock: while it runs, observation time is its start plus `speed` times the wall time
+    /// since; stopped, it has none. Live scans and recordings are stamped with the wall clock itself.
+    @Test func sourcesTellTheirObservationClock() async throws {
+        let wall = SharedWall(5000)
+        let source = PacedReplaySource(name: "t", observations: standing(seconds: 4), speed: 2,
+                                       wallClock: { wall.now })
+        #expect(source.observationTime(atWallTime: 5001) == nil)
+        let started = SeenObservations()
+        let task = Task { try await source.run { o, _ in started.add(o) } }
+        while started.count == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(source.observationTime(atWallTime: 5001.5) == 5003)
+        source.stop()
+        try await task.value
+        #expect(source.observationTime(atWallTime: 5001) == nil)
+        let mapper = SightingMapper(mode: .self, gatewayID: nil)
+        let recording = RecordingSource(path: "/nonexistent", mapper: mapper, wallClock: { 0 })
+        #expect(recording.observationTime(atWallTime: 123.5) == 123.5)
     }
 
     @Test func pacedReplayLoopsWithTimeGoingForward() async throws {
@@ -101,4 +146,11 @@ final class SeenObservations: @unchecked Sendable {
     func add(_ o: Observation) { lock.withLock { items.append(o) } }
     var count: Int { lock.withLock { items.count } }
     var all: [Observation] { lock.withLock { items } }
+}
+
+/// A wall clock a test can read from any task.
+final class SharedWall: Sendable {
+    private let value: Mutex<Double>
+    init(_ start: Double) { value = Mutex(start) }
+    var now: Double { value.withLock { $0 } }
 }

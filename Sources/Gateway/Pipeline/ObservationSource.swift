@@ -34,4 +34,13 @@ public protocol ObservationSource: Sendable {
     func stop()
     /// A snapshot of the counters.
     var statistics: SourceStatistics { get }
+    /// The observation time that corresponds to wall time `wall` while the source runs (its observations'
+    /// clock), or nil when it has none (the default). The pipeline releases the engine's grid up to it, so a
+    /// target whose anchors go quiet keeps getting last-known fixes.
+    func observationTime(atWallTime wall: Double) -> Double?
+}
+
+extension ObservationSource {
+    /// No observation clock: fixes are released by observations only.
+    public func observationTime(atWallTime wall: Double) -> Double? { nil }
 }

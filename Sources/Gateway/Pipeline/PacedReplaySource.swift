@@ -16,7 +16,7 @@ public final class PacedReplaySource: ObservationSource {
     private let loopGapSeconds: Double
     private let clock = ContinuousClock()
     private let wallClock: @Sendable () -> Double
-    private let state = Mutex((stopped: false, statistics: SourceStatistics()))
+    private let state = Mutex((stopped: false, statistics: SourceStatistics(), startWall: Double?.none))
 
     /// Creates a replay of `observations` (sorted by time here); `speed` 1 is real time.
     public init(
@@ -40,6 +40,12 @@ public final class PacedReplaySource: ObservationSource {
     /// Counters so far.
     public var statistics: SourceStatistics { state.withLock { $0.statistics } }
 
+    /// While running: the start's wall time plus the wall time since, times `speed` (the pace observations are
+    /// stamped at).
+    public func observationTime(atWallTime wall: Double) -> Double? {
+        state.withLock { s in s.startWall.map { $0 + (wall - $0) * speed } }
+    }
+
     /// Stops the replay at its next observation or sleep.
     public func stop() { state.withLock { $0.stopped = true } }
 
@@ -50,6 +56,8 @@ public final class PacedReplaySource: ObservationSource {
         let period = durationSeconds + loopGapSeconds
         let startWall = wallClock()
         let startInstant = clock.now
+        state.withLock { $0.startWall = startWall }
+        defer { state.withLock { $0.startWall = nil } }
         var cycle = 0
         repeat {
             for var o in observations {

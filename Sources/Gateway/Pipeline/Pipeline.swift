@@ -48,6 +48,20 @@ public final class Pipeline: Sendable {
             return (fixes, arrivals, unknown)
         }
         if unknown > 0 { metrics.unknownAnchors.increment(by: Int64(unknown)) }
+        publish(fixes, arrivals: arrivals)
+    }
+
+    /// Releases every grid point before observation time `t` (`PositioningEngine.advance(to:)`) and publishes
+    /// those fixes: targets nobody hears keep getting last-known fixes until the engine's holdover ends.
+    public func advance(to t: Double) {
+        let (fixes, arrivals) = state.withLock { s in
+            let fixes = s.engine.advance(to: t)
+            return (fixes, fixes.map { s.lastArrival[$0.target] })
+        }
+        publish(fixes, arrivals: arrivals)
+    }
+
+    private func publish(_ fixes: [LocationFix], arrivals: [Double?]) {
         guard !fixes.isEmpty else { return }
         let now = wallClock()
         for (engineFix, arrival) in zip(fixes, arrivals) {

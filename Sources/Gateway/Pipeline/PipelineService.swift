@@ -3,8 +3,9 @@ import ServiceLifecycle
 
 /// Runs the observation source into the pipeline as a lifecycle service.
 ///
-/// Every second it sweeps the hub (stale and removed targets) and copies the source's counters into the
-/// metrics. A source that fails is restarted after `restartDelay` (a scanner fault is not fatal); a replay that
+/// Every second it releases the engine's grid up to the source's clock (`ObservationSource.observationTime`, half
+/// a second behind), so quiet targets keep getting last-known fixes, sweeps the hub (stale and removed targets)
+/// and copies the source's counters into the metrics. A source that fails is restarted after `restartDelay` (a scanner fault is not fatal); a replay that
 /// ends leaves the last fixes on the map. On graceful shutdown (SIGTERM, SIGINT) it stops the source, waits
 /// for it, runs `onStop` (flushes the recording) and closes the feed, so web clients disconnect cleanly.
 public struct PipelineService: Service {
@@ -71,9 +72,16 @@ public struct PipelineService: Service {
         }
     }
 
+    /// How far behind the wall clock the engine's grid is released without observations, seconds (a report
+    /// stamped just before a sweep must not come too late for its grid point).
+    public static let releaseDelaySeconds = 0.5
+
     private func sweepLoop(stopped: SharedValue<Bool>) async {
         while !stopped.value && !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
+            if let t = source.observationTime(atWallTime: wallClock() - Self.releaseDelaySeconds) {
+                pipeline.advance(to: t)
+            }
             pipeline.hub.sweep()
             copyStatistics(into: pipeline)
         }

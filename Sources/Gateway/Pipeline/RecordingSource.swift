@@ -33,6 +33,9 @@ public final class RecordingSource: ObservationSource {
     /// `replay:<path>`.
     public var name: String { "replay:\(path)" }
 
+    /// Sightings are stamped with the wall time they are replayed at: observation time is wall time.
+    public func observationTime(atWallTime wall: Double) -> Double? { wall }
+
     /// Counters so far.
     public var statistics: SourceStatistics { state.withLock { $0.statistics } }
 

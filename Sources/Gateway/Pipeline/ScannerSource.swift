@@ -39,6 +39,9 @@ public final class ScannerSource: ObservationSource {
     /// `scan:<transport>`.
     public var name: String { "scan:\(transport.name)" }
 
+    /// Sightings are stamped with the wall clock as they arrive: observation time is wall time.
+    public func observationTime(atWallTime wall: Double) -> Double? { wall }
+
     /// The scanners' counters, all runs together.
     public var statistics: SourceStatistics {
         state.withLock { state in
