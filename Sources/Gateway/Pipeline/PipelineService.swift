@@ -5,9 +5,10 @@ import ServiceLifecycle
 ///
 /// Every second it releases the engine's grid up to the source's clock (`ObservationSource.observationTime`, half
 /// a second behind), so quiet targets keep getting last-known fixes, sweeps the hub (stale and removed targets)
-/// and copies the source's counters into the metrics. A source that fails is restarted after `restartDelay` (a scanner fault is not fatal); a replay that
-/// ends leaves the last fixes on the map. On graceful shutdown (SIGTERM, SIGINT) it stops the source, waits
-/// for it, runs `onStop` (flushes the recording) and closes the feed, so web clients disconnect cleanly.
+/// and copies the source's counters into the metrics. A source that fails is restarted after `restartDelay` (a
+/// scanner fault is not fatal); a replay that ends leaves the last fixes on the map. On graceful shutdown
+/// (SIGTERM, SIGINT) it stops the source, waits for it, runs `onStop` (flushes the recording) and closes the
+/// feed, so web clients disconnect cleanly.
 public struct PipelineService: Service {
     /// The source.
     public let source: any ObservationSource

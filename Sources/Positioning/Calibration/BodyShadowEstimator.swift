@@ -93,7 +93,7 @@ public struct BodyShadowEstimator: Sendable {
             rows.append([1, dx / h, dy / h])
             values.append(e.r / e.n)
         }
-        guard rows.count >= minimumAnchors else { return nil }
+        guard rows.count >= max(minimumAnchors, 4) else { return nil }
         var ata = Matrix(rows: 3, columns: 3), atb = [Double](repeating: 0, count: 3)
         for (row, v) in zip(rows, values) {
             for i in 0..<3 {

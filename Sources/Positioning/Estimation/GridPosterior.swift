@@ -19,9 +19,14 @@ public struct GridPosterior: Sendable {
     /// rather than its mean (minimizing the expected squared error); the covariance is the spread around it.
     public var usesSpatialMedian = false
     /// Prior standard deviation of an offset common to every anchor's RSSI (the device's transmit power or
-    /// gain, its orientation and the body beside it), dB; nil: no such offset. Each cell uses the offset that
-    /// best explains its residuals under this prior (a profile likelihood).
+    /// gain, its orientation and the body beside it), dB; nil: no such offset. It is integrated out under this
+    /// prior, like the body-shadow term.
     public var commonOffsetSigmaDB: Double?
+    /// Prior standard deviation of each component of a body-shadow term, dB; nil: none. A device carried by a
+    /// person is heard louder from the anchors it faces than from those behind the body: anchor i's RSSI gains
+    /// `a cos φᵢ + b sin φᵢ`, φᵢ the bearing from the device to the anchor, with (a, b) unknown per fix
+    /// (the carrier's heading) and integrated out under this prior.
+    public var bodyShadowSigmaDB: Double?
     private let xs: [Double]
     private let ys: [Double]
 
@@ -36,12 +41,6 @@ public struct GridPosterior: Sendable {
         xs = (0..<nx).map { bounds.minX + (Double($0) + 0.5) * w / Double(nx) }
         ys = (0..<ny).map { bounds.minY + (Double($0) + 0.5) * h / Double(ny) }
     }
-
-    /// Prior standard deviation of each component of a body-shadow term, dB; nil: none. A device carried by a
-    /// person is heard louder from the anchors it faces than from those behind the body: anchor i's RSSI gains
-    /// `a cos φᵢ + b sin φᵢ`, φᵢ the bearing from the device to the anchor, with (a, b) unknown per fix
-    /// (the carrier's heading) and integrated out under this prior.
-    public var bodyShadowSigmaDB: Double?
 
     /// The posterior mean and covariance (including the cell's own uniform spread); nil without measurements.
     ///
