@@ -36,28 +36,41 @@ struct BeaconLocationBumbleTests {
         anchors: beacons.map { Anchor(id: "ibeacon:\(uuid):1:\($0.minor)", x: $0.x, y: $0.y, z: 1) },
         bounds: .init(minX: 0, minY: 0, maxX: 10, maxY: 8))
 
-    @Test("a live scan locates the receiver; stop closes the session")
-    func locatesTheReceiver() async throws {
-        let config = try Self.writeConfig()
-        defer { try? FileManager.default.removeItem(atPath: config) }
-        let world = try await BumbleWorld(config: config)
-        defer { world.stop() }
+    /// A source on the world's H4 endpoint, started, with its location stream.
+    static func startedSource(on world: BumbleWorld) async throws
+        -> (BeaconLocationDataSource, AsyncStream<Location>) {
         let transport = try H4StreamTransport(tcp: "127.0.0.1:\(world.port)")
-        let source = BeaconLocationDataSource(transport: transport, venue: Self.venue, logger: quietLogger)
+        let source = BeaconLocationDataSource(transport: transport, venue: venue, logger: quietLogger)
         let locations = source.locations
         try await source.start()
-        #expect(source.status == .started)
-        // Six fixes on the 1 s grid: the engine settles within the first few.
-        let received = try await withThrowingTaskGroup(of: [Location].self) { group in
-            group.addTask { await collect(locations, count: 6) }
+        return (source, locations)
+    }
+
+    /// The locations `body` collects, or none when it takes longer than `seconds`.
+    static func within(seconds: Double, _ body: @escaping @Sendable () async -> [Location]) async throws
+        -> [Location] {
+        try await withThrowingTaskGroup(of: [Location].self) { group in
+            group.addTask { await body() }
             group.addTask {
-                try await Task.sleep(for: .seconds(20))
+                try await Task.sleep(for: .seconds(seconds))
                 return []
             }
             let first = try await group.next() ?? []
             group.cancelAll()
             return first
         }
+    }
+
+    @Test("a live scan locates the receiver; stop closes the session")
+    func locatesTheReceiver() async throws {
+        let config = try Self.writeConfig()
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let world = try await BumbleWorld(config: config)
+        defer { world.stop() }
+        let (source, locations) = try await Self.startedSource(on: world)
+        #expect(source.status == .started)
+        // Six fixes on the 1 s grid: the engine settles within the first few.
+        let received = try await Self.within(seconds: 20) { await collect(locations, count: 6) }
         await source.stop()
         #expect(source.status == .stopped)
         #expect(received.count == 6, "got \(received.count) locations in 20 s")
@@ -78,29 +91,17 @@ struct BeaconLocationBumbleTests {
         defer { try? FileManager.default.removeItem(atPath: config) }
         let world = try await BumbleWorld(config: config)
         defer { world.stop() }
-        let transport = try H4StreamTransport(tcp: "127.0.0.1:\(world.port)")
-        let source = BeaconLocationDataSource(transport: transport, venue: Self.venue, logger: quietLogger)
-        let locations = source.locations
-        try await source.start()
+        let (source, locations) = try await Self.startedSource(on: world)
         // Three fixes while beacons are heard, then the world is killed: no more packets (the scanner keeps
         // trying to reconnect), and the clock alone releases the grid.
-        let received = try await withThrowingTaskGroup(of: [Location].self) { group in
-            group.addTask {
-                var out: [Location] = []
-                for await location in locations {
-                    out.append(location)
-                    if out.count == 3 { world.stop() }
-                    if out.count == 8 { break }
-                }
-                return out
+        let received = try await Self.within(seconds: 30) {
+            var out: [Location] = []
+            for await location in locations {
+                out.append(location)
+                if out.count == 3 { world.stop() }
+                if out.count == 8 { break }
             }
-            group.addTask {
-                try await Task.sleep(for: .seconds(30))
-                return []
-            }
-            let first = try await group.next() ?? []
-            group.cancelAll()
-            return first
+            return out
         }
         await source.stop()
         #expect(received.count == 8, "got \(received.count) locations in 30 s")
