@@ -3,13 +3,16 @@
 //
 // Module graph (arrows point one way; pure modules import nothing of ours that touches the OS):
 //
+//   BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator, JSON text)
 //   HCI (pure wire protocol)  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
-//   HCI  <-  Scanner (controller session, sightings; talks to HCITransport only)
-//   Positioning (pure maths and formats)
-//   LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources)
-//   HCI, Scanner, Positioning, LocationDisplay  <-  BeaconLocation (beacons -> locations; any HCITransport)
-//   HCI, HCILinux, Scanner, Positioning, LocationDisplay  <-  Gateway (daemon: pipeline, web map, API, metrics)
-//   bluedot (thin executable) -> Scanner, HCILinux, Positioning, Gateway
+//   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
+//   BlueDotCore  <-  Positioning (pure maths: path loss, filters, trilateration, Kalman, engine; no file I/O)
+//   Positioning, BlueDotCore  <-  Formats (the interchange formats and their files: venue, observations, locations)
+//   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources)
+//   HCI, Scanner, Positioning, Formats, LocationDisplay  <-  BeaconLocation (the spine: inputs -> one engine ->
+//       locations: BeaconLocationDataSource for self mode, BeaconLocationSource for many targets)
+//   BeaconLocation, HCILinux, ...  <-  Gateway (daemon: inputs, web feed and API as LocationSource observers, metrics)
+//   bluedot (thin executable) -> Gateway, BeaconLocation, Formats, ControllerOptions
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -23,7 +26,9 @@ let package = Package(
         .library(name: "HCI", targets: ["HCI"]),
         .library(name: "HCILinux", targets: ["HCILinux"]),
         .library(name: "Scanner", targets: ["Scanner"]),
+        .library(name: "BlueDotCore", targets: ["BlueDotCore"]),
         .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "Formats", targets: ["Formats"]),
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "LocationDisplay", targets: ["LocationDisplay"]),
         .library(name: "BeaconLocation", targets: ["BeaconLocation"]),
@@ -39,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text.
+        .target(name: "BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
         // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
         .target(name: "HCI", exclude: ["README.md"], swiftSettings: strict),
         // System library: BlueZ's libbluetooth, found through pkg-config.
@@ -57,19 +64,23 @@ let package = Package(
         // Controller session over any HCITransport: init sequence, deadlines, scanning, reconnects.
         .target(
             name: "Scanner",
-            dependencies: ["HCI", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HCI", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
             exclude: ["README.md"],
             swiftSettings: strict
         ),
-        // Pure maths and interchange formats: path loss, filters, trilateration, Kalman filter, replay.
-        .target(name: "Positioning", swiftSettings: strict),
+        // Pure maths: path loss, filters, trilateration, Kalman filter, the streaming engine, evaluation, simulation.
+        .target(name: "Positioning", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
+        // The interchange formats and their files: venue, observation, truth and location JSON(L) readers/writers.
+        .target(name: "Formats", dependencies: ["Positioning", "BlueDotCore"], exclude: ["README.md"],
+                swiftSettings: strict),
         // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
-        .target(name: "LocationDisplay", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
         // Glue: BeaconLocationDataSource (scanner + positioning engine -> locations) and the location replay source.
         .target(
             name: "BeaconLocation",
             dependencies: [
-                "HCI", "Scanner", "Positioning", "LocationDisplay", .product(name: "Logging", package: "swift-log"),
+                "HCI", "Scanner", "Positioning", "Formats", "LocationDisplay", "BlueDotCore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
             swiftSettings: strict
@@ -78,7 +89,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "LocationDisplay",
+                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BeaconLocation", "BlueDotCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -98,23 +109,25 @@ let package = Package(
         .executableTarget(
             name: "bluedot",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "BeaconLocation", "Gateway", "ControllerOptions",
+                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "BeaconLocation", "Gateway", "ControllerOptions",
+                "BlueDotCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "HCITests", dependencies: ["HCI"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "BlueDotCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
         .testTarget(
             name: "ScannerTests",
-            dependencies: ["HCI", "Scanner", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HCI", "Scanner", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "LocationDisplay", "Positioning", "HCI", "HCILinux", "Scanner", "bluedot",
+                "Gateway", "LocationDisplay", "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "bluedot",
+                "BeaconLocation", "BlueDotCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,14 +135,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "LocationDisplayTests", dependencies: ["LocationDisplay"], resources: [.copy("Fixtures")],
+            name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"], resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "BeaconLocationTests",
             dependencies: [
-                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning",
-                .product(name: "Logging", package: "swift-log"),
+                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning", "Formats",
+                "BlueDotCore", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -142,16 +155,18 @@ let package = Package(
         // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy|latency`).
         .executableTarget(
             name: "bluedot-bench",
-            dependencies: ["Positioning", "HCI", "HCILinux", "Scanner", "LocationDisplay", "BeaconLocation"],
+            dependencies: [
+                "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "LocationDisplay", "BeaconLocation", "BlueDotCore",
+            ],
             path: "Tools/bluedot-bench",
             swiftSettings: strict
         ),
         .testTarget(
-            name: "PositioningTests", dependencies: ["Positioning"], resources: [.copy("Fixtures")],
+            name: "PositioningTests", dependencies: ["Positioning", "Formats", "BlueDotCore"], resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         // Calibration: survey sessions, per-anchor fit with flags, Cramér-Rao planner, accuracy check (pure).
-        .target(name: "CalibrationKit", dependencies: ["Positioning"], path: "Calibration/CalibrationKit",
+        .target(name: "CalibrationKit", dependencies: ["Positioning", "Formats"], path: "Calibration/CalibrationKit",
                 swiftSettings: strict),
         // System library: Cairo 2-D graphics (PNG, SVG, PDF), found through pkg-config.
         .systemLibrary(
@@ -166,7 +181,8 @@ let package = Package(
         .executableTarget(
             name: "bluedot-calibrate",
             dependencies: [
-                "CalibrationKit", "CalibrationDrawing", "Positioning", "HCI", "HCILinux", "Scanner", "ControllerOptions",
+                "CalibrationKit", "CalibrationDrawing", "Positioning", "Formats", "HCI", "HCILinux", "Scanner",
+                "ControllerOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -174,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CalibrationTests",
-            dependencies: ["CalibrationKit", "CalibrationDrawing", "Positioning", "HCI", "bluedot-calibrate"],
+            dependencies: ["CalibrationKit", "CalibrationDrawing", "Positioning", "Formats", "HCI", "bluedot-calibrate"],
             swiftSettings: strict
         ),
     ]

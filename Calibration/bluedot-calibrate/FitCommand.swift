@@ -2,6 +2,7 @@ import ArgumentParser
 import CalibrationKit
 import Foundation
 import Positioning
+import Formats
 
 /// `bluedot-calibrate fit`: per-anchor path-loss calibration from surveys, with flags, a calibrated venue and a
 /// report.

@@ -3,6 +3,7 @@ import CalibrationDrawing
 import CalibrationKit
 import Foundation
 import Positioning
+import Formats
 
 /// `bluedot-calibrate plan`: the predicted accuracy map of a venue (Cramér-Rao bound), placement suggestions
 /// and the anchor ranking.

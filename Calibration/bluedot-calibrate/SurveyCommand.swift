@@ -3,6 +3,7 @@ import CalibrationKit
 import Foundation
 import Logging
 import Positioning
+import Formats
 
 /// `bluedot-calibrate survey`: guided recording at known points, appended to a survey file.
 struct SurveyCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import LocationDisplay
 import Logging
 import Positioning
 import Scanner
+import BlueDotCore
 
 /// The blue dot from Bluetooth beacons: scans over an `HCITransport`, turns every sighting into an observation
 /// (anchor = the beacon's canonical id, target `self`), feeds the positioning engine, and pushes each fix to
@@ -51,7 +52,7 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
     /// On a live controller, how far behind the clock the engine's grid is released without packets, seconds:
     /// a packet stamped just before a tick must not come too late for its grid point.
     public static let releaseDelaySeconds = 0.5
-    private let clock: any LocationClock
+    private let clock: any BlueDotClock
     private let logger: Logger
     private let origin: GeographicOrigin?
     private let run: LockedValue<Run>
@@ -59,7 +60,7 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
     /// Creates a source; nothing is opened until `start()`.
     public init(transport: any HCITransport, venue: Venue, input: Input = .controller(ScanConfiguration()),
                 engineConfiguration: EngineConfiguration = .moving, targetID: String = Observation.selfTarget,
-                clock: any LocationClock = SystemLocationClock(),
+                clock: any BlueDotClock = SystemClock(),
                 logger: Logger = Logger(label: "bluedot.beacon-location")) {
         self.transport = transport
         self.venue = venue

@@ -1,5 +1,7 @@
 import LocationDisplay
 import Positioning
+import BlueDotCore
+import Formats
 
 /// Plays a location JSONL file (the location stream of `docs/formats.md`) as a data source, paced by its `t`
 /// values on an injected clock, keeping the recorded timestamps.
@@ -15,7 +17,7 @@ public final class LocationReplayDataSource: PlaybackLocationDataSource, @unchec
 
     /// Creates a replay of `path`; `origin` adds latitude and longitude to fixes without them.
     public init(path: String, target: String? = "self", origin: GeographicOrigin? = nil, loops: Bool = false,
-                timeScale: Double = 1, clock: any LocationClock = SystemLocationClock()) {
+                timeScale: Double = 1, clock: any BlueDotClock = SystemClock()) {
         self.path = path
         self.target = target
         self.origin = origin

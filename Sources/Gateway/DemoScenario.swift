@@ -1,4 +1,5 @@
 import Positioning
+import Formats
 
 /// `bluedot demo`'s data, built deterministically at start-up from the bundled files: the demo lab venue (the
 /// BOUN TETAM room's geometry and receivers, invented iBeacons, two drawn floor plans), a self-mode walk through

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Positioning
 import ServiceLifecycle
+import Formats
 
 /// The whole daemon for one configuration: source -> pipeline -> hub, and the web server, as a `ServiceGroup`
 /// that stops gracefully on SIGTERM and SIGINT (source stopped, recording flushed, feed closed, server drained).

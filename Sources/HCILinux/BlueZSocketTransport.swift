@@ -41,7 +41,7 @@ public final class BlueZSocketTransport: HCITransport {
     /// The adapter as given (`hci0` or an address), for logs and errors.
     public var name: String { adapter.description }
 
-    private let current = Mutex<DescriptorLink?>(nil)
+    private let current = OpenLink()
 
     /// Creates a transport for `adapter`; nothing is opened until `open()`.
     public init(adapter: AdapterSelector, channel: Channel = .raw, writeTimeout: Duration = .seconds(2)) {
@@ -67,7 +67,7 @@ public final class BlueZSocketTransport: HCITransport {
         let link = try DescriptorLink(descriptor: descriptor, name: name, policy: .init(readSize: 4096))
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: HCIPacket.self)
         continuation.onTermination = { _ in link.stop() }
-        current.withLock { $0 = link }
+        current.install(link)
         link.startReading(
             onBytes: { chunk in
                 var reader = ByteReader(chunk)
@@ -81,14 +81,11 @@ public final class BlueZSocketTransport: HCITransport {
 
     /// Writes one packet, H4 indicator first, as the kernel expects. Throws `HCILinuxError`.
     public func send(_ packet: HCIPacket) async throws {
-        guard let link = current.withLock({ $0 }) else { throw HCILinuxError.notOpen(transport: name) }
-        try link.write(packet.h4Bytes, timeout: writeTimeout)
+        try current.send(packet, transport: name, timeout: writeTimeout)
     }
 
     /// Stops the reader, closes the socket and returns once both are done.
     public func close() async {
-        guard let link = current.withLock({ link in defer { link = nil }; return link }) else { return }
-        link.stop()
-        await link.waitUntilFinished()
+        await current.close()
     }
 }

@@ -40,7 +40,7 @@ public final class H4StreamTransport: HCITransport {
     /// The endpoint's description, used in logs and errors.
     public var name: String { endpoint.description }
 
-    private let current = Mutex<DescriptorLink?>(nil)
+    private let current = OpenLink()
 
     /// Creates a transport for `endpoint`; nothing is opened until `open()`.
     public init(endpoint: Endpoint, connectTimeout: Duration = .seconds(5), writeTimeout: Duration = .seconds(2)) {
@@ -82,7 +82,7 @@ public final class H4StreamTransport: HCITransport {
         let link = try DescriptorLink(descriptor: descriptor, name: name, policy: policy)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: HCIPacket.self)
         continuation.onTermination = { _ in link.stop() }
-        current.withLock { $0 = link }
+        current.install(link)
         let framer = Mutex(H4Framer())
         link.startReading(
             onBytes: { chunk throws(HCILinuxError) in
@@ -101,14 +101,11 @@ public final class H4StreamTransport: HCITransport {
 
     /// Writes one packet as H4 bytes. Throws `HCILinuxError` (`.notOpen` after the link ended).
     public func send(_ packet: HCIPacket) async throws {
-        guard let link = current.withLock({ $0 }) else { throw HCILinuxError.notOpen(transport: name) }
-        try link.write(packet.h4Bytes, timeout: writeTimeout)
+        try current.send(packet, transport: name, timeout: writeTimeout)
     }
 
     /// Stops the reader, closes the descriptor and returns once both are done.
     public func close() async {
-        guard let link = current.withLock({ link in defer { link = nil }; return link }) else { return }
-        link.stop()
-        await link.waitUntilFinished()
+        await current.close()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import BlueDotCore
 
 /// Plays the first track (or, without one, the first route) of a GPX 1.1 file, like ArcGIS Runtime's simulated
 /// source fed from GPX.
@@ -30,7 +31,7 @@ public final class GPXLocationDataSource: PlaybackLocationDataSource, @unchecked
     /// Creates a source for the GPX file at `path`.
     public init(path: String, pacing: Pacing = .timestamps, fallbackSpeedMetersPerSecond: Double = 1.4,
                 horizontalAccuracyMeters: Double = 5, geographicOrigin: GeographicOrigin? = nil, loops: Bool = false,
-                timeScale: Double = 1, clock: any LocationClock = SystemLocationClock()) {
+                timeScale: Double = 1, clock: any BlueDotClock = SystemClock()) {
         self.path = path
         self.pacing = pacing
         self.fallbackSpeedMetersPerSecond = fallbackSpeedMetersPerSecond

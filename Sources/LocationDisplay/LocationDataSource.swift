@@ -1,3 +1,5 @@
+import BlueDotCore
+
 
 /// Where locations come from: the base class of every source, following ArcGIS Runtime's `LocationDataSource`.
 ///

@@ -1,3 +1,5 @@
+import BlueDotCore
+
 
 /// Shows where a `LocationDataSource` says we are on a `MapViewport`, after ArcGIS Runtime's `LocationDisplay`.
 ///
@@ -25,13 +27,13 @@ public final class LocationDisplay: Sendable {
     /// Ties local coordinates to WGS84; when set (or when locations carry latitude and longitude) the map is in
     /// Web Mercator metres, otherwise in the venue's local metres.
     public let geographicOrigin: GeographicOrigin?
-    private let clock: any LocationClock
+    private let clock: any BlueDotClock
     private let autoPanBroadcast = Broadcast<AutoPanModeChange>()
     private let viewportBroadcast = Broadcast<MapViewport>(bufferLimit: 16)
 
     /// Creates a display of `dataSource` on `viewport`, reading time from `clock`.
     public init(dataSource: LocationDataSource, viewport: MapViewport, settings: LocationDisplaySettings = .init(),
-                geographicOrigin: GeographicOrigin? = nil, clock: any LocationClock = SystemLocationClock()) {
+                geographicOrigin: GeographicOrigin? = nil, clock: any BlueDotClock = SystemClock()) {
         self.dataSource = dataSource
         self.geographicOrigin = geographicOrigin
         self.clock = clock

@@ -1,3 +1,5 @@
+import BlueDotCore
+
 
 /// Many moving locations pushed to observers (tag mode), after MapsIndoors' `MPLocationSource`.
 ///
@@ -20,12 +22,12 @@ open class LocationSource: @unchecked Sendable {
     /// Seconds without an update after which a target is deleted.
     public let deleteAfterSeconds: Double
     /// Where time comes from.
-    public let clock: any LocationClock
+    public let clock: any BlueDotClock
     private let state = LockedValue(State())
     private let broadcast = Broadcast<LocationSourceEvent>()
 
     /// Creates a source in status `initialising`.
-    public init(id: String, deleteAfterSeconds: Double = 30, clock: any LocationClock = SystemLocationClock()) {
+    public init(id: String, deleteAfterSeconds: Double = 30, clock: any BlueDotClock = SystemClock()) {
         self.id = id
         self.deleteAfterSeconds = deleteAfterSeconds
         self.clock = clock

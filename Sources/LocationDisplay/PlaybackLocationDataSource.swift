@@ -1,3 +1,5 @@
+import BlueDotCore
+
 
 /// A source that plays a list of locations paced by their timestamps on an injected clock: the base of the
 /// simulated, GPX and replay sources.
@@ -9,7 +11,7 @@
 open class PlaybackLocationDataSource: LocationDataSource, @unchecked Sendable {
     // @unchecked: the stored lets are Sendable and `task` is guarded by a LockedValue.
     /// Where time comes from.
-    public let clock: any LocationClock
+    public let clock: any BlueDotClock
     /// Start over after the last location.
     public let loops: Bool
     /// Playback speed-up: 2 plays twice as fast as the timestamps say.
@@ -22,7 +24,7 @@ open class PlaybackLocationDataSource: LocationDataSource, @unchecked Sendable {
     private let delivered = LockedValue(0)
 
     /// Creates a playback source.
-    public init(clock: any LocationClock, loops: Bool = false, timeScale: Double = 1, restampsToClock: Bool = true,
+    public init(clock: any BlueDotClock, loops: Bool = false, timeScale: Double = 1, restampsToClock: Bool = true,
                 loopGapSeconds: Double = 1, bufferLimit: Int = 256) {
         self.clock = clock
         self.loops = loops

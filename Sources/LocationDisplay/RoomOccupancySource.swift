@@ -1,3 +1,5 @@
+import BlueDotCore
+
 
 /// A source that relays another: it follows people's locations upstream and publishes one location per room, at
 /// the room's centre, with `occupancy` (people inside) and `busy` (`true` at or above `busyThreshold`) attributes.
@@ -40,7 +42,7 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
 
     /// Creates a relay over `upstream`; call `start()` to begin.
     public init(id: String, upstream: LocationSource, rooms: [Room], busyThreshold: Int = 1,
-                clock: any LocationClock = SystemLocationClock()) {
+                clock: any BlueDotClock = SystemClock()) {
         self.rooms = rooms
         self.upstream = upstream
         self.busyThreshold = busyThreshold

@@ -1,4 +1,5 @@
 import Foundation
+import BlueDotCore
 
 /// A source that walks a polyline at a constant speed, or plays given locations, on an injected clock: for demos
 /// and tests, like ArcGIS Runtime's `SimulatedLocationDataSource`.
@@ -10,7 +11,7 @@ public final class SimulatedLocationDataSource: PlaybackLocationDataSource, @unc
     /// floor, and latitude and longitude when `geographicOrigin` is given.
     public init(polyline: [MapPoint], speedMetersPerSecond: Double, updateIntervalSeconds: Double = 1,
                 horizontalAccuracyMeters: Double = 1, floor: Int? = nil, geographicOrigin: GeographicOrigin? = nil,
-                targetID: String = "self", loops: Bool = false, clock: any LocationClock = SystemLocationClock()) {
+                targetID: String = "self", loops: Bool = false, clock: any BlueDotClock = SystemClock()) {
         planned = PolylineWalk(points: polyline, speedMetersPerSecond: speedMetersPerSecond,
                                intervalSeconds: updateIntervalSeconds)
             .samples().map { sample in
@@ -26,7 +27,7 @@ public final class SimulatedLocationDataSource: PlaybackLocationDataSource, @unc
 
     /// Plays `locations` paced by their timestamps (or every `intervalSeconds` when given).
     public init(locations: [Location], intervalSeconds: Double? = nil, loops: Bool = false,
-                clock: any LocationClock = SystemLocationClock()) {
+                clock: any BlueDotClock = SystemClock()) {
         planned = locations.enumerated().map { index, location in
             var paced = location
             if let intervalSeconds { paced.timestamp = Double(index) * intervalSeconds }

@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// How long to wait before each reconnect attempt: exponential growth from `initial` by `multiplier`, capped at
 /// `maximum`, with optional seeded jitter.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Positioning
+import Formats
 
 /// `bluedot evaluate`: scores a location stream against ground truth (docs/evaluation.md).
 struct EvaluateCommand: ParsableCommand {

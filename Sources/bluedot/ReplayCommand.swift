@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Positioning
+import Formats
 
 /// `bluedot replay`: observation JSONL in, location JSONL out, causal and byte-for-byte deterministic.
 struct ReplayCommand: ParsableCommand {

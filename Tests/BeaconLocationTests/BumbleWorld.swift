@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import LocationDisplay
+import BlueDotCore
 
 /// Runs Tools/virtual-world/world.py (a Bumble controller with beacons around a fixed receiver) for one test.
 final class BumbleWorld: Sendable {

@@ -3,6 +3,8 @@ import Foundation
 import LocationDisplay
 import Positioning
 import Testing
+import BlueDotCore
+import Formats
 
 @Suite("LocationReplayDataSource")
 struct LocationReplayDataSourceTests {

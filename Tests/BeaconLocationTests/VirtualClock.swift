@@ -1,8 +1,9 @@
 import LocationDisplay
+import BlueDotCore
 
 /// A clock on which every sleep returns at once after moving time to its deadline: a recording paced by it
 /// replays as fast as the consumer takes packets, yet every packet arrives at its recorded time. It is both a
-/// Swift `Clock` (for `BtsnoopReplayTransport`) and a `LocationClock` (stamping sightings), reading
+/// Swift `Clock` (for `BtsnoopReplayTransport`) and a `BlueDotClock` (stamping sightings), reading
 /// `originSeconds` at its start.
 final class VirtualClock: Clock {
     struct Instant: InstantProtocol {
@@ -27,10 +28,10 @@ final class VirtualClock: Clock {
         current.withLock { $0 = max($0, deadline) }
     }
 
-    /// The same time as a `LocationClock`, in seconds from `originSeconds`.
+    /// The same time as a `BlueDotClock`, in seconds from `originSeconds`.
     var seconds: Seconds { Seconds(clock: self) }
 
-    struct Seconds: LocationClock {
+    struct Seconds: BlueDotClock {
         let clock: VirtualClock
 
         func now() -> Double {

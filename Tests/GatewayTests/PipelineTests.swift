@@ -6,6 +6,7 @@ import Scanner
 import HCI
 import Synchronization
 import Testing
+import BlueDotCore
 
 /// Observations through the engine to the hub and metrics; paced replays; sighting mapping; projection.
 @Suite struct PipelineTests {

@@ -1,21 +1,12 @@
+import BlueDotCore
 import Testing
 
 @testable import HCI
 
 /// Encoder/decoder round trips for every AD type, and robustness against random and truncated input.
 @Suite struct ADRoundTripTests {
-    /// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator for reproducible tests.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The seeded generator of reproducible tests.
+    typealias SeededGenerator = SplitMix64
 
     static let everyType: [ADStructure] = [
         .flags([.leLimitedDiscoverable, .brEdrNotSupported]),

@@ -1,20 +1,12 @@
+import BlueDotCore
 import Testing
 @testable import HCI
 
-/// SplitMix64 (Steele, Lea and Flood 2014): a small seeded generator so that every fuzz run is reproducible.
-struct HCIEventsTestRandom: RandomNumberGenerator {
-    var state: UInt64
+/// The seeded generator that makes every fuzz run reproducible.
+typealias HCIEventsTestRandom = SplitMix64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
+    /// `count` random bytes.
     mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &self) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LocationDisplay
 import Testing
+import BlueDotCore
 
 /// The path of a GPX fixture.
 func gpxFixture(_ name: String) -> String {

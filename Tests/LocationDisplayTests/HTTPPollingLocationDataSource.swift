@@ -1,16 +1,17 @@
 // The custom-source example of docs/display.md, compiled here so that it cannot rot. Keep the two identical.
 import Foundation
 import LocationDisplay
+import BlueDotCore
 
 /// Polls a JSON endpoint such as `{"t": 1700000000, "x": 4.2, "y": 7.9, "accuracy": 3}` every few seconds.
 final class HTTPPollingLocationDataSource: LocationDataSource, @unchecked Sendable {
     struct Reading: Decodable, Equatable { var t, x, y, accuracy: Double }
     let fetch: @Sendable () async throws -> Data  // e.g. { try await URLSession.shared.data(from: url).0 }
     let intervalSeconds: Double
-    let clock: any LocationClock
+    let clock: any BlueDotClock
     private let poller = LockedValue<Task<Void, Never>?>(nil)
 
-    init(intervalSeconds: Double = 5, clock: any LocationClock, fetch: @escaping @Sendable () async throws -> Data) {
+    init(intervalSeconds: Double = 5, clock: any BlueDotClock, fetch: @escaping @Sendable () async throws -> Data) {
         (self.fetch, self.intervalSeconds, self.clock) = (fetch, intervalSeconds, clock)
         super.init()
     }

@@ -1,5 +1,6 @@
 import LocationDisplay
 import Testing
+import BlueDotCore
 
 /// Records observer callbacks and lets a test wait for a number of them.
 final class RecordingObserver: LocationSourceObserver {

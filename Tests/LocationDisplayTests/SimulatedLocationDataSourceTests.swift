@@ -1,5 +1,6 @@
 import LocationDisplay
 import Testing
+import BlueDotCore
 
 @Suite("SimulatedLocationDataSource")
 struct SimulatedLocationDataSourceTests {

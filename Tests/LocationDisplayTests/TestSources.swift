@@ -1,4 +1,5 @@
 import LocationDisplay
+import BlueDotCore
 
 /// Errors the test sources fail with.
 enum TestSourceError: Error, Equatable {

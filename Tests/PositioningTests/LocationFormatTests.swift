@@ -1,5 +1,7 @@
 import Testing
 @testable import Positioning
+import BlueDotCore
+import Formats
 
 @Suite struct LocationFormatTests {
     @Test func fixedDecimals() {

@@ -1,6 +1,7 @@
 import HCI
 import Testing
 @testable import Scanner
+import BlueDotCore
 
 /// The exact JSON line of each kind of sighting.
 @Suite struct SightingJSONTests {
@@ -35,9 +36,9 @@ import Testing
     }
 
     @Test func fixedSixDecimalsRoundToMicroseconds() {
-        #expect(Sighting.fixed6(0) == "0.000000")
-        #expect(Sighting.fixed6(1.0000005) == "1.000001")
-        #expect(Sighting.fixed6(1763700000.5) == "1763700000.500000")
+        #expect(JSONText.fixed(0, decimals: 6) == "0.000000")
+        #expect(JSONText.fixed(1.0000005, decimals: 6) == "1.000001")
+        #expect(JSONText.fixed(1763700000.5, decimals: 6) == "1763700000.500000")
         #expect(Sighting.name(of: BDAddressType(rawValue: 0x07)) == "0x07")
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HCI
 import LocationDisplay
 import Positioning
+import BlueDotCore
 
 /// `bluedot-bench latency`: how long an advertising report takes from entering the beacon source to its
 /// location reaching a listener.
@@ -51,7 +52,7 @@ enum LatencyBenchmark {
     }
 
     /// Stamps each packet with its simulated time: the feed's current packet.
-    struct FeedClock: LocationClock {
+    struct FeedClock: BlueDotClock {
         let feed: FeedTransport
         func now() -> Double { feed.times[feed.current.withLock { $0 }] }
         func sleep(until deadline: Double) async throws { try Task.checkCancellation() }
@@ -128,7 +129,7 @@ enum LatencyBenchmark {
             t += hypot(b.0 - a.0, b.1 - a.1) / 1.3
             k += 1
         }
-        var rng = Positioning.SplitMix64(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let simulator = Simulator(venue: venue, configuration: SimulationConfiguration(
             rateHz: 10, arrivals: .poisson, shadowingSigmaDB: 2, rssiDecimals: 0))
         let packets = simulator.simulate(tracks: [Track(target: "self", waypoints: waypoints)], using: &rng)

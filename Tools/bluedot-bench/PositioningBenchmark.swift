@@ -8,20 +8,7 @@ import Positioning
 /// outliers 20 dB low. The stream is generated first; only `ingest` and `finish` are timed (CPU time).
 enum PositioningBenchmark {
     /// SplitMix64, seeded: the stream is the same on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func gaussian() -> Double {
-            let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self), u2 = Double.random(in: 0..<1, using: &self)
-            return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-        }
-    }
+    typealias Generator = SplitMix64
 
     static func option(_ name: String, in arguments: [String], default value: Int) -> Int {
         guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return value }
@@ -33,7 +20,7 @@ enum PositioningBenchmark {
         let targets = option("--targets", in: arguments, default: 10)
         let inRange = option("--anchors", in: arguments, default: 10)
         let rate = Double(option("--rate", in: arguments, default: 100))   // packets per second per target
-        var rng = Generator(state: 42)
+        var rng = Generator(seed: 42)
         var anchors: [Anchor] = []
         for i in 0..<16 {
             anchors.append(Anchor(id: "rx-\(i)", x: Double(i % 4) * 10, y: Double(i / 4) * 10, z: 2.5))

@@ -1,4 +1,6 @@
 import Positioning
+import BlueDotCore
+import Formats
 
 /// One message of the push feed (`GET /api/feed`, server-sent events).
 ///

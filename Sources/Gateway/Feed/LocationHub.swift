@@ -1,6 +1,7 @@
 import LocationDisplay
 import Positioning
 import Synchronization
+import BlueDotCore
 
 /// The gateway's current picture: for every target its latest fix and a `LocationDisplay` (the display engine)
 /// that decides what to draw; and the push feed carrying fixes with that drawing state.
@@ -34,7 +35,7 @@ public final class LocationHub: Sendable {
     /// The display engine's settings for every target (symbols, ping, staleness, auto-pan factors).
     public let settings: LocationDisplaySettings
     /// Where displays and removal read the time.
-    public let clock: any LocationClock
+    public let clock: any BlueDotClock
     /// Degrees to turn published courses back onto the plan (the venue origin's bearing: fixes with an origin
     /// carry courses from north).
     public let planBearingDegrees: Double
@@ -52,7 +53,7 @@ public final class LocationHub: Sendable {
 
     /// Creates an empty hub.
     public init(
-        settings: LocationDisplaySettings = LocationHub.defaultSettings, clock: any LocationClock = SystemLocationClock(),
+        settings: LocationDisplaySettings = LocationHub.defaultSettings, clock: any BlueDotClock = SystemClock(),
         planBearingDegrees: Double = 0, removeAfterSeconds: Double = 60, bufferLimit: Int = 4096
     ) {
         self.settings = settings

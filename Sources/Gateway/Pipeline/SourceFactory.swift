@@ -3,6 +3,7 @@ import HCILinux
 import Logging
 import Positioning
 import Scanner
+import Formats
 
 /// Builds the observation source a configuration names. Files are read here, so a bad file stops start-up with
 /// its name and line; a transport that cannot be opened fails when the scan starts (and is retried).

@@ -1,3 +1,5 @@
+import BlueDotCore
+
 extension EvaluationReport {
     /// Human-readable summary, e.g.
     /// `protocol moving: 747 truth points, 740 scored, 7 missing` then one line of figures in metres.

@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// xoshiro256**: the seeded generator of simulations (fast, 256-bit state, passes BigCrush).
 ///
 /// D. Blackman, S. Vigna, "Scrambled Linear Pseudorandom Number Generators", ACM TOMS 47(4) 2021. The state is

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A value behind a lock, for mutable state shared between tasks and closures (sources, displays, the gateway's
+/// services): the one lock wrapper of BlueDot.
+///
+/// It wraps `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: on Linux, `Mutex` hands a contended
+/// lock over through the kernel's priority-inheritance futex, which the thread sanitizer cannot see, so correct
+/// code under contention is reported as racing. A pthread mutex is intercepted by the sanitizer, which keeps
+/// `swift test --sanitize=thread` meaningful. Never call back into code that may take the same lock from `body`.
+public final class LockedValue<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var value: Value
+
+    /// Creates the lock around an initial value.
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with exclusive access to the value and returns its result.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    /// A copy of the value now.
+    public var value: Value {
+        withLock { $0 }
+    }
+}

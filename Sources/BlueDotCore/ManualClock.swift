@@ -1,0 +1,86 @@
+
+/// A clock that moves only when told to, for tests: `advance(by:)` wakes the sleepers whose deadlines passed,
+/// in deadline order, like swift-nio's `EmbeddedEventLoop.advanceTime(by:)`.
+public final class ManualClock: BlueDotClock {
+    private struct Sleeper {
+        var id: UInt64
+        var deadline: Double
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now: Double
+        var nextID: UInt64 = 0
+        var sleepers: [Sleeper] = []
+        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state: LockedValue<State>
+
+    /// Creates a clock reading `start` seconds.
+    public init(start: Double = 0) {
+        state = LockedValue(State(now: start))
+    }
+
+    /// The current time.
+    public func now() -> Double {
+        state.withLock { $0.now }
+    }
+
+    /// How many tasks are sleeping on this clock.
+    public var sleeperCount: Int {
+        state.withLock { $0.sleepers.count }
+    }
+
+    /// Suspends until the clock has been advanced to `deadline` (returns at once if it already has).
+    public func sleep(until deadline: Double) async throws {
+        let id = state.withLock { s -> UInt64 in
+            s.nextID += 1
+            return s.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow = state.withLock { s -> Bool in
+                    if s.now >= deadline || Task.isCancelled { return true }
+                    s.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    let ready = s.sleeperWaiters.filter { $0.count <= s.sleepers.count }
+                    s.sleeperWaiters.removeAll { $0.count <= s.sleepers.count }
+                    ready.forEach { $0.continuation.resume() }
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { s -> Sleeper? in
+                guard let index = s.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return s.sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Moves the clock forward by `seconds` and wakes every sleeper whose deadline is now reached, earliest first.
+    public func advance(by seconds: Double) {
+        let due = state.withLock { s -> [Sleeper] in
+            s.now += seconds
+            let now = s.now
+            let due = s.sleepers.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+            s.sleepers.removeAll { $0.deadline <= now }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Waits until at least `count` tasks sleep on this clock, so a test can advance time deterministically.
+    public func waitForSleepers(count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if s.sleepers.count >= count { return true }
+                s.sleeperWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Positioning
+
+extension JSONScanner {
+    /// Exact powers of ten representable in a Double (10^0 ... 10^22).
+    private static let exactPowersOfTen: [Double] = (0...22).map { k in
+        var p = 1.0
+        for _ in 0..<k { p *= 10 }
+        return p
+    }
+
+    /// Reads a JSON number (RFC 8259 §6) or one of `NaN`, `Infinity`, `-Infinity`.
+    ///
+    /// Correctly rounded: a decimal mantissa below 2^53 with a power of ten up to 22 converts with one exact
+    /// IEEE operation (Clinger's fast path, W. D.
+    /// Clinger, "How to Read Floating Point Numbers Accurately", PLDI 1990); anything else falls back to the
+    /// standard library's correctly rounded parser.
+    mutating func number() throws(JSONSyntaxError) -> Double {
+        skipWhitespace()
+        let start = index
+        if literal("NaN") { return .nan }
+        if literal("Infinity") { return .infinity }
+        if literal("-Infinity") { return -.infinity }
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var exponent10 = 0
+        let integerStart = index
+        while index < bytes.count, let digit = Self.digit(bytes[index]) {
+            accumulate(digit, into: &mantissa, &significantDigits, &exponent10, fractional: false)
+            index += 1
+        }
+        let integerDigits = index - integerStart
+        guard integerDigits > 0 else { throw JSONSyntaxError(offset: start, message: "expected a number") }
+        if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+            throw JSONSyntaxError(offset: start, message: "leading zero in number")
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < bytes.count, let digit = Self.digit(bytes[index]) {
+                accumulate(digit, into: &mantissa, &significantDigits, &exponent10, fractional: true)
+                index += 1
+            }
+            guard index > fractionStart else { throw error("expected a digit after '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            var exponentNegative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            let exponentStart = index
+            var written = 0
+            while index < bytes.count, let digit = Self.digit(bytes[index]) {
+                if written < 100_000 { written = written * 10 + Int(digit) }
+                index += 1
+            }
+            guard index > exponentStart else { throw error("expected a digit in exponent") }
+            exponent10 += exponentNegative ? -written : written
+        }
+        if significantDigits <= 19, mantissa < (1 << 53), abs(exponent10) <= 22 {
+            let m = Double(mantissa)
+            let value = exponent10 < 0 ? m / Self.exactPowersOfTen[-exponent10]
+                : m * Self.exactPowersOfTen[exponent10]
+            return negative ? -value : value
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text) else { throw JSONSyntaxError(offset: start, message: "invalid number") }
+        return value
+    }
+
+    /// Adds one decimal digit to the mantissa, tracking the power of ten and the significant digits seen.
+    private func accumulate(_ digit: UInt8, into mantissa: inout UInt64, _ significantDigits: inout Int,
+                            _ exponent10: inout Int, fractional: Bool) {
+        if mantissa == 0, digit == 0 {
+            if fractional { exponent10 -= 1 }
+            return
+        }
+        significantDigits += 1
+        if significantDigits <= 19 {
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            if fractional { exponent10 -= 1 }
+        } else if !fractional {
+            exponent10 += 1
+        }
+    }
+
+    /// The value of an ASCII decimal digit, or nil.
+    @inline(__always)
+    private static func digit(_ byte: UInt8) -> UInt8? {
+        let d = byte &- UInt8(ascii: "0")
+        return d < 10 ? d : nil
+    }
+}

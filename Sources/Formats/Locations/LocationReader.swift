@@ -1,0 +1,64 @@
+import Positioning
+
+/// Reads location JSONL (what `bluedot replay` writes) back into fixes, e.g. for `bluedot evaluate`.
+///
+/// Required per line: `t`, `x`, `y`, `horizontalAccuracy` (finite numbers). Optional: `target` (default `self`),
+/// `z`, `floor` (integer), `verticalAccuracy`, `speed`, `course`, `lastKnown` (default false), `anchors` (default 0),
+/// `lat`, `lon`. Unknown keys are ignored; blank lines skipped; any other bad line throws naming file and line.
+public enum LocationReader {
+    /// Reads the location file at `path`.
+    public static func read(path: String) throws(JSONLinesError) -> [LocationFix] {
+        let (source, name) = try JSONLines.open(path)
+        return try read(source: source, name: name)
+    }
+
+    /// Reads location lines from any chunked source; `name` stands for the file in errors.
+    public static func read(source: any ByteChunkSource, name: String) throws(JSONLinesError) -> [LocationFix] {
+        try JSONLines.readAll(source: source, name: name) { (s) throws(JSONSyntaxError) in try parse(&s) }
+    }
+
+    /// Parses one location object.
+    static func parse(_ s: inout JSONScanner) throws(JSONSyntaxError) -> LocationFix {
+        try s.beginObject()
+        var fix = LocationFix(t: .nan, target: Observation.selfTarget, x: .nan, y: .nan, horizontalAccuracy: .nan,
+                              anchors: 0)
+        var first = true
+        while let key = try s.nextKey(first: &first) {
+            switch key {
+            case "t": fix.t = try s.finiteNumber("t")
+            case "target": fix.target = try s.string("target")
+            case "x": fix.x = try s.finiteNumber("x")
+            case "y": fix.y = try s.finiteNumber("y")
+            case "z": fix.z = s.null() ? nil : try s.finiteNumber("z")
+            case "floor": fix.floor = s.null() ? nil : try s.integer("floor")
+            case "horizontalAccuracy": fix.horizontalAccuracy = try s.finiteNumber("horizontalAccuracy")
+            case "verticalAccuracy": fix.verticalAccuracy = s.null() ? nil : try s.finiteNumber("verticalAccuracy")
+            case "speed": fix.speed = s.null() ? nil : try s.finiteNumber("speed")
+            case "course": fix.course = s.null() ? nil : try s.finiteNumber("course")
+            case "lastKnown": fix.lastKnown = try s.bool("lastKnown")
+            case "anchors": fix.anchors = try s.integer("anchors")
+            case "lat": fix.latitude = s.null() ? nil : try s.finiteNumber("lat")
+            case "lon": fix.longitude = s.null() ? nil : try s.finiteNumber("lon")
+            default: try s.skipValue()
+            }
+        }
+        for (name, value) in [("t", fix.t), ("x", fix.x), ("y", fix.y), ("horizontalAccuracy", fix.horizontalAccuracy)]
+            where value.isNaN {
+            throw JSONSyntaxError(offset: nil, message: "\(name): missing")
+        }
+        return fix
+    }
+}
+
+extension JSONScanner {
+    /// Reads a whole number that fits an `Int`.
+    mutating func integer(_ context: String) throws(JSONSyntaxError) -> Int {
+        skipWhitespace()
+        let start = index
+        let x = try number(context)
+        guard x.isFinite, x == x.rounded(), x.magnitude < 1e15 else {
+            throw JSONSyntaxError(offset: start, message: "\(context): expected an integer")
+        }
+        return Int(x)
+    }
+}

@@ -1,0 +1,50 @@
+import Positioning
+
+/// Reads truth JSONL (`{"t", "target", "x", "y", "z"}` per line; `target` defaults to `self`, `z` is optional).
+///
+/// Strict: the first malformed or non-finite line throws a `JSONLinesError` naming the file and line; blank lines
+/// are skipped; unknown keys are ignored. Lines are returned in file order.
+public enum TruthReader {
+    /// Reads the truth file at `path`.
+    public static func read(path: String) throws(JSONLinesError) -> [TruthPoint] {
+        let (source, name) = try JSONLines.open(path)
+        return try read(source: source, name: name)
+    }
+
+    /// Reads truth lines from any chunked source; `name` stands for the file in errors.
+    public static func read(source: any ByteChunkSource, name: String) throws(JSONLinesError) -> [TruthPoint] {
+        try JSONLines.readAll(source: source, name: name) { (s) throws(JSONSyntaxError) in try parse(&s) }
+    }
+
+    /// Parses one truth object.
+    static func parse(_ s: inout JSONScanner) throws(JSONSyntaxError) -> TruthPoint {
+        try s.beginObject()
+        var t: Double?, target: String?, x: Double?, y: Double?, z: Double?
+        var first = true
+        while let key = try s.nextKey(first: &first) {
+            switch key {
+            case "t": t = try s.finiteNumber("t")
+            case "target": target = s.null() ? nil : try s.string("target")
+            case "x": x = try s.finiteNumber("x")
+            case "y": y = try s.finiteNumber("y")
+            case "z": z = s.null() ? nil : try s.finiteNumber("z")
+            default: try s.skipValue()
+            }
+        }
+        guard let t else { throw JSONSyntaxError(offset: nil, message: "t: missing") }
+        guard let x else { throw JSONSyntaxError(offset: nil, message: "x: missing") }
+        guard let y else { throw JSONSyntaxError(offset: nil, message: "y: missing") }
+        return TruthPoint(t: t, target: target ?? Observation.selfTarget, x: x, y: y, z: z)
+    }
+}
+
+extension JSONScanner {
+    /// Reads a number and rejects NaN and infinities.
+    mutating func finiteNumber(_ context: String) throws(JSONSyntaxError) -> Double {
+        skipWhitespace()
+        let start = index
+        let x = try number(context)
+        guard x.isFinite else { throw JSONSyntaxError(offset: start, message: "\(context): expected a finite number") }
+        return x
+    }
+}

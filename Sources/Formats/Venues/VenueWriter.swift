@@ -1,0 +1,73 @@
+import Positioning
+import BlueDotCore
+
+/// Writes a venue as JSON that `VenueLoader` reads back to an equal venue (e.g. to save a calibrated venue).
+///
+/// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds; one anchor and one
+/// floor per line; keys within them in a fixed order (anchors: id, x, y, z, floor, measuredPower,
+/// pathLossExponent, shadowingSigma, the last three only when the anchor overrides them). Numbers use Swift's
+/// shortest round-trip form, so values survive a round trip exactly. The venue-wide `shadowingSigma` is always
+/// written.
+public enum VenueWriter {
+    /// The venue as JSON text ending in a newline. Plan image paths inside `directory` (the folder the file will be
+    /// written to) are written relative to it, as the loader resolves them.
+    public static func json(_ venue: Venue, relativeTo directory: String? = nil) -> String {
+        var members: [String] = ["\"name\": " + JSONText.quoted(venue.name)]
+        if let o = venue.origin {
+            members.append("\"origin\": {\"lat\": \(num(o.latitude)), \"lon\": \(num(o.longitude)), "
+                + "\"bearing\": \(num(o.bearingDegrees))}")
+        }
+        let m = venue.model
+        members.append("\"model\": {\"measuredPower\": \(num(m.measuredPowerDBm)), "
+            + "\"pathLossExponent\": \(num(m.pathLossExponent)), \"shadowingSigma\": \(num(m.shadowingSigmaDB))}")
+        members.append("\"anchors\": " + list(venue.anchors.map(anchor)))
+        if !venue.floors.isEmpty {
+            members.append("\"floors\": " + list(venue.floors.map { floor($0, relativeTo: directory) }))
+        }
+        if let b = venue.bounds { members.append("\"bounds\": " + bounds(b)) }
+        return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
+    }
+
+    /// One anchor object on one line.
+    static func anchor(_ a: Anchor) -> String {
+        var s = "{\"id\": \(JSONText.quoted(a.id)), \"x\": \(num(a.x)), \"y\": \(num(a.y)), \"z\": \(num(a.z)), "
+        s += "\"floor\": \(a.floor)"
+        if let p = a.measuredPowerDBm { s += ", \"measuredPower\": \(num(p))" }
+        if let n = a.pathLossExponent { s += ", \"pathLossExponent\": \(num(n))" }
+        if let sigma = a.shadowingSigmaDB { s += ", \"shadowingSigma\": \(num(sigma))" }
+        return s + "}"
+    }
+
+    /// One floor object on one line.
+    static func floor(_ f: Venue.Floor, relativeTo directory: String?) -> String {
+        var s = "{\"floor\": \(f.floor)"
+        if let name = f.name { s += ", \"name\": \(JSONText.quoted(name))" }
+        s += ", \"elevation\": \(num(f.elevationMeters))"
+        if f.planImage != nil || f.planBounds != nil {
+            var plan: [String] = []
+            if var image = f.planImage {
+                if let directory {
+                    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+                    if image.hasPrefix(prefix) { image = String(image.dropFirst(prefix.count)) }
+                }
+                plan.append("\"image\": \(JSONText.quoted(image))")
+            }
+            if let b = f.planBounds { plan.append("\"bounds\": \(bounds(b))") }
+            s += ", \"plan\": {" + plan.joined(separator: ", ") + "}"
+        }
+        return s + "}"
+    }
+
+    /// `[[minX, minY], [maxX, maxY]]`.
+    static func bounds(_ b: Venue.Bounds) -> String {
+        "[[\(num(b.minX)), \(num(b.minY))], [\(num(b.maxX)), \(num(b.maxY))]]"
+    }
+
+    /// A JSON array with one element per line, indented under a top-level key.
+    private static func list(_ elements: [String]) -> String {
+        elements.isEmpty ? "[]" : "[\n    " + elements.joined(separator: ",\n    ") + "\n  ]"
+    }
+
+    /// A number in shortest round-trip form.
+    private static func num(_ x: Double) -> String { JSONText.shortest(x) }
+}
