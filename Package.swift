@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "BeaconLocation",
             dependencies: [
-                "HCI", "Scanner", "Positioning", "Formats", "LocationDisplay", "BlueDotCore",
+                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BlueDotCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
@@ -182,7 +182,7 @@ let package = Package(
             name: "bluedot-calibrate",
             dependencies: [
                 "CalibrationKit", "CalibrationDrawing", "Positioning", "Formats", "HCI", "HCILinux", "Scanner",
-                "ControllerOptions",
+                "ControllerOptions", "BlueDotCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,7 +1,5 @@
 /// What a `BeaconLocationDataSource` has processed since its last start.
 public struct BeaconLocationStatistics: Sendable, Hashable {
-    /// HCI packets received from the controller or the recording.
-    public var packets = 0
     /// Advertising report entries decoded into sightings.
     public var sightings = 0
     /// Sightings without an RSSI (the controller sent 127), skipped.

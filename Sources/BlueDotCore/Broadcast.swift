@@ -29,9 +29,9 @@ public final class Broadcast<Element: Sendable>: Sendable {
             bufferLimit.map { .bufferingNewest($0) } ?? .unbounded
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: policy)
         let id = state.withLock { s -> Int? in
+            for value in initial { continuation.yield(value) }
             if s.finished { return nil }
             s.nextID += 1
-            for value in initial { continuation.yield(value) }
             s.continuations[s.nextID] = continuation
             return s.nextID
         }
@@ -53,7 +53,7 @@ public final class Broadcast<Element: Sendable>: Sendable {
         }
     }
 
-    /// Ends every stream; later subscribers get an empty stream.
+    /// Ends every stream; later subscribers get their initial values and then the end.
     public func finish() {
         let all = state.withLock { s -> [AsyncStream<Element>.Continuation] in
             s.finished = true

@@ -8,20 +8,20 @@ import Foundation
 /// code under contention is reported as racing. A pthread mutex is intercepted by the sanitizer, which keeps
 /// `swift test --sanitize=thread` meaningful. Never call back into code that may take the same lock from `body`.
 public final class LockedValue<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched while `lock` is held.
+    // @unchecked: `stored` is only touched while `lock` is held.
     private let lock = NSLock()
-    private var value: Value
+    private var stored: Value
 
     /// Creates the lock around an initial value.
     public init(_ value: Value) {
-        self.value = value
+        stored = value
     }
 
     /// Runs `body` with exclusive access to the value and returns its result.
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return try body(&value)
+        return try body(&stored)
     }
 
     /// A copy of the value now.

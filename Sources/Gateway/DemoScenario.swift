@@ -1,3 +1,5 @@
+import BeaconLocation
+import BlueDotCore
 import Positioning
 import Formats
 
@@ -60,9 +62,9 @@ public struct DemoScenario: Sendable {
             .map(\.observation)
     }
 
-    /// The demo's source: everything replayed at real time in a loop, stamped with the wall clock.
-    public func source(wallClock: @escaping @Sendable () -> Double) -> PacedReplaySource {
+    /// The demo's input: everything replayed at real time in a loop, paced and stamped on `clock`.
+    public func source(clock: any BlueDotClock) -> PacedReplaySource {
         PacedReplaySource(
-            name: "demo", observations: observations, speed: 1, loop: true, loopGapSeconds: 3, wallClock: wallClock)
+            name: "demo", observations: observations, speed: 1, loop: true, loopGapSeconds: 3, clock: clock)
     }
 }

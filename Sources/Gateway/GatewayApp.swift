@@ -1,55 +1,68 @@
+import BeaconLocation
+import BlueDotCore
 import Foundation
+import Formats
 import Hummingbird
+import LocationDisplay
 import Logging
 import Positioning
 import ServiceLifecycle
-import Formats
 
-/// The whole daemon for one configuration: source -> pipeline -> hub, and the web server, as a `ServiceGroup`
-/// that stops gracefully on SIGTERM and SIGINT (source stopped, recording flushed, feed closed, server drained).
+/// The whole daemon for one configuration: inputs → one engine → the spine's `LocationSource` → the web feed,
+/// API and metrics as its observers, and the web server, as a `ServiceGroup` that stops gracefully on SIGTERM and
+/// SIGINT (inputs stopped, recording flushed, feed closed, server drained).
 public struct GatewayApp: Sendable {
     /// The configuration in use.
     public let configuration: GatewayConfiguration
     /// The venue.
     public let venue: Venue
-    /// Current fixes and the feed.
+    /// The web feed: current locations and their drawing state.
     public let hub: LocationHub
     /// The metrics.
     public let metrics: GatewayMetrics
-    /// The pipeline service.
-    public let pipelineService: PipelineService
+    /// The spine's service.
+    public let locationService: LocationService
     /// The router (also used by the tests without sockets).
     public let dependencies: GatewayRouter.Dependencies
     private let logger: Logger
 
-    /// Loads the venue, opens the source (and the recording) and prepares the routes; throws with the file and
-    /// line (or JSON path) of what is wrong. `source` replaces the configuration's source when given (the demo).
+    /// Loads the venue, prepares the inputs (and the recording) and the routes; throws with the file and line (or
+    /// JSON path) of what is wrong. `inputs` replace the configuration's sources when given (the demo). Everything
+    /// reads the time from `clock`.
     public init(
-        configuration: GatewayConfiguration, source: (any ObservationSource)? = nil, venue: Venue? = nil,
-        defaultWebRoot: String? = nil, logger: Logger
+        configuration: GatewayConfiguration, inputs: [any ObservationSource]? = nil, venue: Venue? = nil,
+        defaultWebRoot: String? = nil, clock: any BlueDotClock = SystemClock(), logger: Logger
     ) throws {
         self.configuration = configuration
         self.logger = logger
-        let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         let venue = try venue ?? VenueLoader.load(path: configuration.venuePath ?? "")
         self.venue = venue
         var settings = LocationHub.defaultSettings
         settings.staleAfterSeconds = configuration.staleAfterSeconds
-        hub = LocationHub(settings: settings, planBearingDegrees: venue.origin?.bearingDegrees ?? 0)
+        hub = LocationHub(settings: settings, clock: clock, planBearingDegrees: venue.origin?.bearingDegrees ?? 0)
         metrics = GatewayMetrics()
         var engine = EngineConfiguration.moving
         engine.intervalSeconds = configuration.intervalSeconds
-        let pipeline = Pipeline(venue: venue, configuration: engine, hub: hub, metrics: metrics, wallClock: wallClock)
         let recording = try configuration.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
-        let source = try source
-            ?? SourceFactory.make(configuration, venue: venue, recorder: recording, wallClock: wallClock, logger: logger)
-        pipelineService = PipelineService(
-            source: source, pipeline: pipeline, wallClock: wallClock, logger: logger, onStop: { recording?.close() })
+        let first = try inputs
+            ?? SourceFactory.make(configuration, venue: venue, recorder: recording, clock: clock, logger: logger)
+        // The inputs made here are used at the first start; a data source started again makes new ones.
+        let made = LockedValue(Optional(first))
+        let makeInputs: @Sendable () -> [any ObservationSource] = {
+            if let fresh = made.withLock({ made in defer { made = nil }; return made }) { return fresh }
+            return (try? SourceFactory.make(configuration, venue: venue, recorder: recording, clock: clock,
+                                            logger: logger)) ?? []
+        }
+        let spine = GatewaySpine.make(
+            mode: configuration.mode, makeInputs: makeInputs, venue: venue, engine: engine, clock: clock,
+            restartDelaySeconds: 2, logger: logger)
+        locationService = LocationService(
+            spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, onStop: { recording?.close() })
         let webRoot = configuration.webRoot ?? defaultWebRoot ?? GatewayResources.webRoot
         dependencies = GatewayRouter.Dependencies(
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
-            sourceName: source.name, wallClock: wallClock)
+            sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock)
         if dependencies.files.leafletRoot == nil {
             logger.warning(
                 "Leaflet not found; the page shows how to install it",
@@ -68,9 +81,9 @@ public struct GatewayApp: Sendable {
                 onListening(ListenAddress(host: listen.host, port: port))
             },
             logger: logger)
-        // Shut down in reverse order: the pipeline first (closes the feed), then the server drains.
+        // Shut down in reverse order: the spine first (closes the feed), then the server drains.
         var group = ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: pipelineService)],
+            services: [.init(service: app), .init(service: locationService)],
             gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(5)
         group.maximumCancellationDuration = .seconds(2)

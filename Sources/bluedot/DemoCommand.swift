@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueDotCore
 import Foundation
 import Gateway
 import Logging
@@ -31,13 +32,16 @@ struct DemoCommand: AsyncParsableCommand {
             let scenario = try DemoScenario()
             var c = GatewayConfiguration()
             try ConfigurationKeys.apply(key: "listen", value: listen, to: &c)
-            c.source = .observations(path: "demo")
+            c.setSource(.observations(path: "demo"))
+            c.mode = .tag  // many targets: the simulated walker (`self`) and the BOUN tag, one LocationSource
             c.venuePath = "demo"
             c.token = token
             c.insecure = insecure
             try c.validate(location: "flags")
-            let source = scenario.source(wallClock: { Date().timeIntervalSince1970 })
-            app = try GatewayApp(configuration: c, source: source, venue: scenario.venue, logger: logger)
+            let clock = SystemClock()
+            app = try GatewayApp(
+                configuration: c, inputs: [scenario.source(clock: clock)], venue: scenario.venue, clock: clock,
+                logger: logger)
         } catch {
             StandardError.write("bluedot demo: \(error)")
             throw ExitCode(2)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeaconLocation
 import Foundation
 import Positioning
 import Formats

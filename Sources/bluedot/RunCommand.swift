@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControllerOptions
 import Foundation
 import Gateway
 import Logging
@@ -7,26 +8,20 @@ import Logging
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the gateway: positions from a scanner, recording, file or simulation; web map, API, metrics.",
+        abstract: "Run the gateway: positions from a scanner, recordings, files or a simulation; web map, API, metrics.",
         discussion: """
             Settings come from --config (key = value lines; docs/gateway.md lists every key) and then these flags, \
-            which override the file. Listening on an address other than loopback needs --token (or the \
-            BLUEDOT_TOKEN environment variable) or --insecure. SIGTERM/SIGINT stop the scan, flush the \
-            recording and exit 0.
+            which override the file. Inputs combine: one controller (--hci, --h4-tcp or --h4-tty) and any of \
+            --replay, --observations and --simulate all feed one positioning engine. Listening on an address \
+            other than loopback needs --token (or the BLUEDOT_TOKEN environment variable) or --insecure. \
+            SIGTERM/SIGINT stop the scan, flush the recording and exit 0.
             """
     )
 
     @Option(help: "Configuration file (key = value lines).")
     var config: String?
 
-    @Option(name: .customLong("hci"), help: "BlueZ adapter: hci0, an index or its address.")
-    var hci: String?
-    @Option(name: .customLong("h4-tcp"), help: "H4 controller over TCP, HOST:PORT.")
-    var h4TCP: String?
-    @Option(name: .customLong("h4-tty"), help: "H4 controller on a serial line at PATH.")
-    var h4TTY: String?
-    @Option(help: "Serial line speed for --h4-tty.")
-    var baud: Int?
+    @OptionGroup var controller: ControllerOptions
     @Option(help: "Replay a btsnoop recording at its recorded pace.")
     var replay: String?
     @Option(help: "Replay an observation JSONL file at its recorded pace.")
@@ -59,7 +54,9 @@ struct RunCommand: AsyncParsableCommand {
         var c = try config.map { path throws(ConfigurationError) in try ConfigurationFile.load(path: path) }
             ?? GatewayConfiguration()
         var flags: [(String, String?)] = [
-            ("hci", hci), ("h4-tcp", h4TCP), ("h4-tty", h4TTY), ("baud", baud.map(String.init)),
+            ("hci", controller.adapter), ("h4-tcp", controller.tcp), ("h4-tty", controller.tty),
+            ("baud", controller.tty == nil ? nil : String(controller.baud)),
+            ("user-channel", controller.userChannel ? "true" : nil),
             ("replay", replay), ("observations", observations), ("simulate", simulate), ("venue", venue),
             ("mode", mode), ("gateway-id", gatewayID), ("listen", listen), ("record", record),
             ("token", token ?? (c.token == nil ? environment["BLUEDOT_TOKEN"] : nil)),
@@ -67,12 +64,6 @@ struct RunCommand: AsyncParsableCommand {
         ]
         if insecure { flags.append(("insecure", "true")) }
         if loop { flags.append(("loop", "true")) }
-        let sources = flags.filter { ["hci", "h4-tcp", "h4-tty", "replay", "observations", "simulate"].contains($0.0) }
-            .filter { $0.1 != nil }
-        if sources.count > 1 {
-            throw ConfigurationError(
-                location: "flags", reason: .conflict("give one source, not \(sources.map { "--" + $0.0 }.joined(separator: " and "))"))
-        }
         for case let (key, value?) in flags {
             do {
                 try ConfigurationKeys.apply(key: key, value: value, to: &c)

@@ -29,7 +29,7 @@ import Testing
 
             """, file: "gw.conf")
         try c.validate()
-        #expect(c.source == .h4TTY(path: "/dev/ttyUSB0", baud: 1_000_000))
+        #expect(c.sources == [.h4TTY(path: "/dev/ttyUSB0", baud: 1_000_000)])
         #expect(c.venuePath == "/etc/bluedot/lab venue.json")
         #expect(c.mode == .tag)
         #expect(c.gatewayID == "rx-1")
@@ -97,7 +97,7 @@ import Testing
     @Test func everyDocumentedKeyIsAccepted() throws {
         var c = GatewayConfiguration()
         let samples: [String: String] = [
-            "hci": "hci0", "h4-tcp": "127.0.0.1:1", "replay": "r", "observations": "o", "simulate": "t",
+            "hci": "hci0", "user-channel": "true", "h4-tcp": "127.0.0.1:1", "replay": "r", "observations": "o", "simulate": "t",
             "venue": "v", "mode": "self", "gateway-id": "g", "listen": "127.0.0.1:1", "record": "r",
             "token": "0123456789abcdef", "insecure": "false", "loop": "true", "speed": "2", "interval": "1",
             "stale-after": "5", "web-root": "w", "leaflet": "l", "h4-tty": "/dev/ttyS0", "baud": "9600",
@@ -106,7 +106,10 @@ import Testing
             let value = try #require(samples[key], "no sample for \(key)")
             try ConfigurationKeys.apply(key: key, value: value, to: &c)
         }
-        #expect(c.source == .simulate(trackPath: "t"), "the last source key wins")
+        #expect(c.sources == [
+            .h4TTY(path: "/dev/ttyS0", baud: 9600), .replay(path: "r"), .observations(path: "o"),
+            .simulate(trackPath: "t"),
+        ], "the last controller key wins; files add inputs")
         #expect(c.leafletPath == "l" && c.webRoot == "w" && c.loop && c.speed == 2)
     }
 }

@@ -1,3 +1,4 @@
+import BeaconLocation
 import Gateway
 import LocationDisplay
 import Positioning
@@ -19,20 +20,20 @@ import BlueDotCore
     @Test func symbolsComeFromTheDisplayEngine() {
         let clock = ManualClock(start: 10)
         let hub = LocationHub(clock: clock, planBearingDegrees: 20)
-        hub.publish(fix("a"))
+        hub.publish(Location(fix("a")))
         #expect(hub.drawing(of: "a") == DotDrawing(symbol: "default", accuracyMeters: 1.5, ping: true, pingSequence: 1))
-        hub.publish(fix("a", speed: 0.8, course: 90))
+        hub.publish(Location(fix("a", speed: 0.8, course: 90)))
         #expect(hub.drawing(of: "a") == DotDrawing(
             symbol: "course", accuracyMeters: 1.5, rotationDegrees: 90, ping: true, pingSequence: 2,
             navigationRotationDegrees: 90))
-        hub.publish(fix("b", speed: 0.8, course: 90, geographic: true))
+        hub.publish(Location(fix("b", speed: 0.8, course: 90, geographic: true)))
         #expect(hub.drawing(of: "b")?.rotationDegrees == 70, "a course from north turned onto the plan (bearing 20)")
-        hub.publish(fix("a", speed: 0.1, course: 90))
+        hub.publish(Location(fix("a", speed: 0.1, course: 90)))
         #expect(hub.drawing(of: "a")?.symbol == "default", "standing still")
-        hub.publish(fix("a", lastKnown: true))
+        hub.publish(Location(fix("a", lastKnown: true)))
         #expect(hub.drawing(of: "a") == DotDrawing(
             symbol: "acquiring", accuracyMeters: 1.5, ping: false, pingSequence: 4, navigationRotationDegrees: 90))
-        hub.publish(fix("a"))
+        hub.publish(Location(fix("a")))
         clock.advance(by: 4.9)
         hub.sweep()
         #expect(hub.drawing(of: "a")?.symbol == "default")
@@ -44,21 +45,21 @@ import BlueDotCore
     @Test func subscribersGetTheSnapshotThenLiveEventsInOrder() async {
         let clock = ManualClock(start: 10)
         let hub = LocationHub(clock: clock)
-        hub.publish(fix("b"))
-        hub.publish(fix("a"))
+        hub.publish(Location(fix("b")))
+        hub.publish(Location(fix("a")))
         let stream = hub.subscribe()
         clock.advance(by: 1)
-        hub.publish(fix("a", t: 11, speed: 1, course: 45), reportedAt: 10.9)
+        hub.publish(Location(fix("a", t: 11, speed: 1, course: 45), reportedAt: 10.9))
         clock.advance(by: 4.5)
         hub.sweep()              // b last updated 5.5 s ago: grey; a 4.5 s ago: not yet
         clock.advance(by: 1)
         hub.sweep()              // a now 5.5 s: grey
         hub.sweep()              // nothing new
         clock.advance(by: 60)
-        hub.sweep()              // both unheard for over 60 s
+        hub.remove(["a", "b", "never-seen"])  // the source deleted both (unheard for its timeout)
         hub.close()
         var frames: [String] = []
-        for await frame in stream { frames.append(frame) }
+        for await message in stream { frames.append(message.frame) }
         let heads = frames.map { $0.split(separator: "\n").prefix(2).joined(separator: " ") }
         #expect(heads == [
             "id: 3 event: fix", "id: 4 event: fix", "id: 5 event: fix", "id: 6 event: display", "id: 7 event: display",
@@ -73,15 +74,16 @@ import BlueDotCore
         #expect(frames[5] == "id: 8\nevent: removed\ndata: {\"target\":\"a\"}\n\n")
         #expect(hub.targetCount == 0)
         #expect(hub.subscriberCount == 0)
+        #expect(frames.count == 7, "a target the hub never had is not announced as removed")
     }
 
     @Test func aSlowSubscriberLosesTheOldestFramesNotThePipeline() async {
         let hub = LocationHub(clock: ManualClock(start: 0), bufferLimit: 3)
         let stream = hub.subscribe()
-        for i in 0..<10 { hub.publish(fix(t: Double(i))) }
+        for i in 0..<10 { hub.publish(Location(fix(t: Double(i)))) }
         hub.close()
         var ids: [String] = []
-        for await frame in stream { ids.append(String(frame.split(separator: "\n")[0])) }
+        for await message in stream { ids.append(String(message.frame.split(separator: "\n")[0])) }
         #expect(ids == ["id: 8", "id: 9", "id: 10"])
     }
 
@@ -100,14 +102,14 @@ import BlueDotCore
         ]
         for (i, step) in steps.enumerated() {
             let sent = fix("a", t: 10 + Double(i), speed: step.speed, course: step.course)
-            hub.publish(sent)
+            hub.publish(Location(sent))
             reference.receive(Location(x: sent.x, y: sent.y, timestamp: sent.t, horizontalAccuracyMeters: 1.5,
                                        speedMetersPerSecond: step.speed, courseDegrees: step.course))
             let rotation = hub.drawing(of: "a")?.navigationRotationDegrees
             #expect(rotation == step.expected, "step \(i)")
             #expect(rotation == reference.viewport.rotationDegrees, "step \(i): same as the engine's own viewport")
         }
-        hub.publish(fix("g", speed: 1, course: 90, geographic: true))
+        hub.publish(Location(fix("g", speed: 1, course: 90, geographic: true)))
         #expect(hub.drawing(of: "g")?.navigationRotationDegrees == 70, "a course from north turned onto the plan")
         clock.advance(by: 30)
         hub.sweep()

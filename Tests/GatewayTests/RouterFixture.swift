@@ -1,4 +1,5 @@
 import Foundation
+import BeaconLocation
 import Gateway
 import LocationDisplay
 import Positioning
@@ -9,10 +10,12 @@ import BlueDotCore
 struct RouterFixture {
     let directory: URL
     let venue: Venue
-    let hub = LocationHub(clock: ManualClock(start: 100))
+    let clock = ManualClock(start: 100)
+    let hub: LocationHub
     let metrics = GatewayMetrics()
 
     init(leaflet: Bool = true) throws {
+        hub = LocationHub(clock: clock)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bluedot-gw-\(UUID().uuidString)")
         let web = directory.appendingPathComponent("web")
         let leafletDirectory = directory.appendingPathComponent("leaflet")
@@ -36,10 +39,10 @@ struct RouterFixture {
             ],
             floors: [Venue.Floor(floor: 0, name: "Ground", planImage: plan.path)],
             bounds: Venue.Bounds(minX: 0, minY: 0, maxX: 10, maxY: 8))
-        hub.publish(
-            LocationFix(t: 100, target: "self", x: 1.5, y: 2.5, floor: 0, horizontalAccuracy: 1.2, lastKnown: false, anchors: 3))
-        hub.publish(
-            LocationFix(t: 100, target: "tag-7", x: 4, y: 5, floor: 1, horizontalAccuracy: 2, lastKnown: false, anchors: 2))
+        hub.publish(Location(
+            LocationFix(t: 100, target: "self", x: 1.5, y: 2.5, floor: 0, horizontalAccuracy: 1.2, lastKnown: false, anchors: 3)))
+        hub.publish(Location(
+            LocationFix(t: 100, target: "tag-7", x: 4, y: 5, floor: 1, horizontalAccuracy: 2, lastKnown: false, anchors: 2)))
     }
 
     func dependencies(token: String? = nil) -> GatewayRouter.Dependencies {
@@ -48,6 +51,6 @@ struct RouterFixture {
             files: StaticFiles(
                 webRoot: directory.appendingPathComponent("web").path,
                 leafletPath: directory.appendingPathComponent("leaflet").path),
-            token: token, sourceName: "test", wallClock: { 100 })
+            token: token, sourceName: "test", source: LocationSource(id: "test", clock: clock), clock: clock)
     }
 }

@@ -1,3 +1,4 @@
+import BeaconLocation
 import Foundation
 import Gateway
 import Hummingbird
@@ -84,9 +85,9 @@ import Testing
 
     @Test func feedStartsWithTheCurrentState() async throws {
         let fixture = try RouterFixture()
-        fixture.hub.publish(LocationFix(
+        fixture.hub.publish(Location(LocationFix(
             t: 101, target: "walker", x: 3, y: 3, floor: 0, horizontalAccuracy: 1, speed: 1.1, course: 135,
-            lastKnown: false, anchors: 3))
+            lastKnown: false, anchors: 3)))
         fixture.hub.close()  // the stream ends after the snapshot, so the router test can read the whole body
         try await withClient(fixture) { client in
             try await client.execute(uri: "/api/feed", method: .get) { response in
@@ -111,7 +112,7 @@ import Testing
         fixture.metrics.reports.increment(by: Int64(42))
         try await withClient(fixture) { client in
             try await client.execute(uri: "/api/health", method: .get) { response in
-                #expect(String(buffer: response.body) == "{\"status\":\"ok\",\"source\":\"test\",\"targets\":2,\"subscribers\":0,\"uptime\":0}")
+                #expect(String(buffer: response.body) == "{\"status\":\"ok\",\"source\":\"test\",\"sourceStatus\":\"initialising\",\"targets\":2,\"subscribers\":0,\"uptime\":0}")
             }
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)

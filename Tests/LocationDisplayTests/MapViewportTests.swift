@@ -86,8 +86,13 @@ struct ProjectionTests {
         #expect(g.longitude > 21.0122)
         let back = origin.local(latitude: g.latitude, longitude: g.longitude)
         #expect(abs(back.x) < 1e-6 && abs(back.y - 100) < 1e-6)
-        // One degree of latitude is about 111.3 km on this sphere.
-        let north = GeographicOrigin(latitude: 0, longitude: 0).geographic(x: 0, y: 111_319.49)
-        #expect(abs(north.latitude - 1) < 1e-4)
+        // One degree of latitude is 110,574.3 m at the equator and 111,132.95 m at 45°; one of longitude 111,319.49 m
+        // and 78,846.8 m (WGS84 tables): the tangent plane scales by the ellipsoid's radii of curvature.
+        let equator = GeographicOrigin(latitude: 0, longitude: 0)
+        #expect(abs(equator.geographic(x: 0, y: 110_574.3).latitude - 1) < 1e-6)
+        #expect(abs(equator.geographic(x: 111_319.49, y: 0).longitude - 1) < 1e-6)
+        let mid = GeographicOrigin(latitude: 45, longitude: 0)
+        #expect(abs(mid.geographic(x: 0, y: 111_132.95).latitude - 46) < 1e-6)
+        #expect(abs(mid.geographic(x: 78_846.8, y: 0).longitude - 1) < 1e-6)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Positioning
-import Formats
+@testable import Formats
 
 /// Scans of a carried device: each anchor's RSSI gains `a cos φ + b sin φ` (φ the bearing from the device to
 /// the anchor, (a, b) drawn per scan) on top of the model and its noise.

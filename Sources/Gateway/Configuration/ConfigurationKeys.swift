@@ -3,7 +3,7 @@
 public enum ConfigurationKeys {
     /// Every key, in the order the documentation lists them.
     public static let all: [String] = [
-        "hci", "h4-tcp", "h4-tty", "baud", "replay", "observations", "simulate", "venue", "mode", "gateway-id",
+        "hci", "user-channel", "h4-tcp", "h4-tty", "baud", "replay", "observations", "simulate", "venue", "mode", "gateway-id",
         "listen", "record", "token", "insecure", "loop", "speed", "interval", "stale-after", "web-root", "leaflet",
     ]
 
@@ -12,19 +12,27 @@ public enum ConfigurationKeys {
         key: String, value: String, to c: inout GatewayConfiguration
     ) throws(ConfigurationError.Reason) {
         switch key {
-        case "hci": c.source = .hci(try nonEmpty(value))
-        case "h4-tcp": c.source = .h4TCP(try nonEmpty(value))
+        case "hci": c.setSource(.hci(try nonEmpty(value), userChannel: false))
+        case "user-channel":
+            let on = try boolean(value)
+            guard case .hci(let adapter, _)? = c.sources.first(where: \.isController) else {
+                throw .conflict("user-channel needs hci before it")
+            }
+            c.setSource(.hci(adapter, userChannel: on))
+        case "h4-tcp": c.setSource(.h4TCP(try nonEmpty(value)))
         case "h4-tty":
             var baud = 115_200
-            if case .h4TTY(_, let b) = c.source { baud = b }
-            c.source = .h4TTY(path: try nonEmpty(value), baud: baud)
+            if case .h4TTY(_, let b)? = c.sources.first(where: \.isController) { baud = b }
+            c.setSource(.h4TTY(path: try nonEmpty(value), baud: baud))
         case "baud":
             let baud = try integer(value, in: 50...4_000_000)
-            guard case .h4TTY(let path, _) = c.source else { throw .conflict("baud needs h4-tty before it") }
-            c.source = .h4TTY(path: path, baud: baud)
-        case "replay": c.source = .replay(path: try nonEmpty(value))
-        case "observations": c.source = .observations(path: try nonEmpty(value))
-        case "simulate": c.source = .simulate(trackPath: try nonEmpty(value))
+            guard case .h4TTY(let path, _)? = c.sources.first(where: \.isController) else {
+                throw .conflict("baud needs h4-tty before it")
+            }
+            c.setSource(.h4TTY(path: path, baud: baud))
+        case "replay": c.setSource(.replay(path: try nonEmpty(value)))
+        case "observations": c.setSource(.observations(path: try nonEmpty(value)))
+        case "simulate": c.setSource(.simulate(trackPath: try nonEmpty(value)))
         case "venue": c.venuePath = try nonEmpty(value)
         case "mode":
             guard let mode = GatewayConfiguration.Mode(rawValue: value) else {

@@ -1,12 +1,13 @@
+import BeaconLocation
 /// Everything `bluedot run` needs: where observations come from, the venue, the mode, the HTTP side.
 ///
 /// Built from a configuration file (`ConfigurationFile`) and then overridden by flags; `validate()` checks the
 /// whole and names the offending key. The reference is `docs/gateway.md`.
 public struct GatewayConfiguration: Sendable, Hashable {
-    /// Where observations come from. Exactly one.
+    /// Where observations come from: at most one controller and any of the files, all feeding one engine.
     public enum Source: Sendable, Hashable {
-        /// A BlueZ adapter (`hci0`, an index or its address).
-        case hci(String)
+        /// A BlueZ adapter (`hci0`, an index or its address), on the raw channel or BlueZ's exclusive user channel.
+        case hci(String, userChannel: Bool)
         /// An H4 controller over TCP, `HOST:PORT`.
         case h4TCP(String)
         /// An H4 controller on a serial line.
@@ -20,15 +21,11 @@ public struct GatewayConfiguration: Sendable, Hashable {
     }
 
     /// Self mode: the gateway is the target and hears fixed beacons; tag mode: fixed receivers hear moving tags.
-    public enum Mode: String, Sendable, Hashable, CaseIterable {
-        /// The gateway locates itself (`target = self`).
-        case `self`
-        /// The gateway is one fixed receiver; every beacon heard is a tag.
-        case tag
-    }
+    public typealias Mode = SightingMapper.Mode
 
-    /// The observation source; nil until given.
-    public var source: Source?
+    /// The inputs, in the order given: at most one controller (a later controller key replaces the earlier one, so
+    /// flags override the file) and at most one of each file kind.
+    public var sources: [Source] = []
     /// The venue file.
     public var venuePath: String?
     /// Self or tag mode.
@@ -64,9 +61,10 @@ public struct GatewayConfiguration: Sendable, Hashable {
         func fail(_ key: String?, _ reason: ConfigurationError.Reason) -> ConfigurationError {
             ConfigurationError(location: location, key: key, reason: reason)
         }
-        guard let source else {
+        guard !sources.isEmpty else {
             throw fail(nil, .conflict("no source: give one of hci, h4-tcp, h4-tty, replay, observations, simulate"))
         }
+
         guard venuePath != nil else { throw fail("venue", .conflict("a venue file is required")) }
         if !listen.isLoopback && token == nil && !insecure {
             throw fail("listen", .conflict("\(listen) is reachable from other machines: set a token, or insecure = true"))
@@ -74,18 +72,11 @@ public struct GatewayConfiguration: Sendable, Hashable {
         if let token, token.count < 16 || !token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) {
             throw fail("token", .badValue("a token is at least 16 printable ASCII characters without spaces"))
         }
-        if recordPath != nil {
-            switch source {
-            case .hci, .h4TCP, .h4TTY: break
-            default: throw fail("record", .conflict("recording needs a live source (hci, h4-tcp, h4-tty)"))
-            }
+        if recordPath != nil && !sources.contains(where: \.isController) {
+            throw fail("record", .conflict("recording needs a live source (hci, h4-tcp, h4-tty)"))
         }
-        if mode == .tag, gatewayID == nil {
-            switch source {
-            case .hci, .h4TCP, .h4TTY, .replay:
-                throw fail("gateway-id", .conflict("tag mode with a radio source needs gateway-id (this receiver's anchor id)"))
-            default: break
-            }
+        if mode == .tag, gatewayID == nil, sources.contains(where: \.isRadio) {
+            throw fail("gateway-id", .conflict("tag mode with a radio source needs gateway-id (this receiver's anchor id)"))
         }
         guard speed > 0, speed.isFinite, speed <= 1000 else { throw fail("speed", .badValue("must be in (0, 1000]")) }
         guard intervalSeconds >= 0.1, intervalSeconds <= 60 else {
@@ -94,5 +85,41 @@ public struct GatewayConfiguration: Sendable, Hashable {
         guard staleAfterSeconds > 0, staleAfterSeconds <= 3600 else {
             throw fail("stale-after", .badValue("must be in (0, 3600] seconds"))
         }
+    }
+}
+
+extension GatewayConfiguration.Source {
+    /// The configuration key (and flag) that gives this kind of input.
+    public var key: String {
+        switch self {
+        case .hci: "hci"
+        case .h4TCP: "h4-tcp"
+        case .h4TTY: "h4-tty"
+        case .replay: "replay"
+        case .observations: "observations"
+        case .simulate: "simulate"
+        }
+    }
+
+    /// A live controller (at most one per gateway).
+    public var isController: Bool {
+        switch self {
+        case .hci, .h4TCP, .h4TTY: true
+        default: false
+        }
+    }
+
+    /// Packets heard by a radio, live or recorded: mapped to observations by the gateway's mode.
+    public var isRadio: Bool { isController || key == "replay" }
+
+    /// Kinds that replace each other: the controllers are one kind, each file another.
+    var kind: String { isController ? "controller" : key }
+}
+
+extension GatewayConfiguration {
+    /// Adds an input, replacing one of the same kind.
+    public mutating func setSource(_ source: Source) {
+        sources.removeAll { $0.kind == source.kind }
+        sources.append(source)
     }
 }

@@ -1,12 +1,32 @@
-import Positioning
 import BlueDotCore
 import Formats
+import LocationDisplay
+import Positioning
 
-/// One message of the push feed (`GET /api/feed`, server-sent events).
+/// A feed event with its number: what `LocationHub.subscribe()` yields. The number orders events across
+/// subscribers and becomes the SSE `id`.
+public struct FeedMessage: Sendable, Hashable {
+    /// The event's number, from 1, in the order the hub sent events.
+    public var id: UInt64
+    /// The event.
+    public var event: FeedEvent
+
+    /// Creates a message.
+    public init(id: UInt64, event: FeedEvent) {
+        self.id = id
+        self.event = event
+    }
+
+    /// The complete SSE frame (`GET /api/feed`).
+    public var frame: String { event.frame(id: id) }
+}
+
+/// One event of the push feed (`GET /api/feed`, server-sent events).
 ///
-/// `fix`: a target's new fix (location format of `docs/formats.md`) with its drawing state and the wall time of
-/// the newest advertising report behind it (the display engine's drawing state: `DotDrawing`); `display`: a target's drawing state changed without a new fix
-/// (it went stale); `removed`: a target was not heard for the removal timeout.
+/// `fix`: a target's new fix (location format of `docs/formats.md`) with its drawing state (the display engine's:
+/// `DotDrawing`) and the time of the newest advertising report behind it; `display`: a target's drawing state
+/// changed without a new fix (it went stale); `removed`: a target was not heard for the removal timeout;
+/// `status`: the location source's status changed.
 public enum FeedEvent: Sendable, Hashable {
     /// A new fix.
     case fix(LocationFix, DotDrawing, reportedAt: Double?)
@@ -14,6 +34,8 @@ public enum FeedEvent: Sendable, Hashable {
     case display(target: String, DotDrawing)
     /// A target is gone.
     case removed(target: String)
+    /// The location source's status changed.
+    case status(LocationSourceStatus)
 
     /// The SSE event name.
     public var name: String {
@@ -21,6 +43,7 @@ public enum FeedEvent: Sendable, Hashable {
         case .fix: "fix"
         case .display: "display"
         case .removed: "removed"
+        case .status: "status"
         }
     }
 
@@ -35,12 +58,24 @@ public enum FeedEvent: Sendable, Hashable {
             return "{\"target\":\(JSONText.quoted(target)),\"display\":\(Self.json(drawing))}"
         case .removed(let target):
             return "{\"target\":\(JSONText.quoted(target))}"
+        case .status(let status):
+            return "{\"status\":\(JSONText.quoted(Self.name(of: status)))}"
         }
     }
 
     /// The complete SSE frame: `id`, `event` and `data` lines and the blank line ending it.
     public func frame(id: UInt64) -> String {
         "id: \(id)\nevent: \(name)\ndata: \(json)\n\n"
+    }
+
+    /// The status's name in the feed and `/api/health`.
+    public static func name(of status: LocationSourceStatus) -> String {
+        switch status {
+        case .available: "available"
+        case .unavailable: "unavailable"
+        case .initialising: "initialising"
+        case .inactive: "inactive"
+        }
     }
 
     /// A drawing state as a JSON object.

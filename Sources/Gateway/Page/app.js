@@ -34,16 +34,14 @@
     box.hidden = false;
   }
 
-  // Local metres -> WGS84, the gateway's GeoProjection (local tangent plane around the venue's origin).
+  // Local metres -> WGS84 by the gateway's own projection (GeographicOrigin): the venue document carries the
+  // origin's metres per degree, so the page applies the server's tangent plane and has no Earth model of its own.
   function geographic(x, y) {
     const o = state.venue && state.venue.origin;
     if (!o) return null;
-    const b = o.bearing * Math.PI / 180, R = 6371008.8;
+    const b = o.bearing * Math.PI / 180;
     const north = y * Math.cos(b) - x * Math.sin(b), east = y * Math.sin(b) + x * Math.cos(b);
-    return {
-      lat: o.lat + north / R * 180 / Math.PI,
-      lon: o.lon + east / (R * Math.cos(o.lat * Math.PI / 180)) * 180 / Math.PI,
-    };
+    return { lat: o.lat + north / o.metersPerDegreeLat, lon: o.lon + east / o.metersPerDegreeLon };
   }
 
   // The Leaflet zoom showing the map at 1:N on a 96 dpi screen (CRS.Simple: 2^zoom pixels per metre).

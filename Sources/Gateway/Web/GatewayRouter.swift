@@ -1,4 +1,7 @@
+import BlueDotCore
+import Formats
 import Hummingbird
+import LocationDisplay
 import Positioning
 import BlueDotCore
 import Formats
@@ -8,7 +11,7 @@ import Formats
 public enum GatewayRouter {
     /// What the routes read.
     public struct Dependencies: Sendable {
-        /// Current fixes and the feed.
+        /// Current locations and the feed (an observer of `source`).
         public var hub: LocationHub
         /// The metrics.
         public var metrics: GatewayMetrics
@@ -18,15 +21,17 @@ public enum GatewayRouter {
         public var files: StaticFiles
         /// Bearer token for /api and /metrics (nil: open).
         public var token: String?
-        /// What `/api/health` says about the source.
+        /// What `/api/health` says about the inputs.
         public var sourceName: String
-        /// Wall clock, Unix seconds.
-        public var wallClock: @Sendable () -> Double
+        /// The spine's location source (its status goes in `/api/health`).
+        public var source: LocationSource
+        /// The clock.
+        public var clock: any BlueDotClock
 
         /// Bundles the dependencies.
         public init(
             hub: LocationHub, metrics: GatewayMetrics, venue: Venue, files: StaticFiles, token: String?,
-            sourceName: String, wallClock: @escaping @Sendable () -> Double
+            sourceName: String, source: LocationSource, clock: any BlueDotClock
         ) {
             self.hub = hub
             self.metrics = metrics
@@ -34,7 +39,8 @@ public enum GatewayRouter {
             self.files = files
             self.token = token
             self.sourceName = sourceName
-            self.wallClock = wallClock
+            self.source = source
+            self.clock = clock
         }
     }
 
@@ -44,7 +50,7 @@ public enum GatewayRouter {
         if let token = d.token { router.add(middleware: BearerAuthMiddleware(token: token)) }
         router.add(middleware: StaticFileMiddleware(files: d.files))
         let venueJSON = VenueDocument(d.venue).json()
-        let started = d.wallClock()
+        let started = d.clock.now()
         router.get("/api/venue") { _, _ in json(venueJSON) }
         let settings = d.hub.settings
         let displayJSON =
@@ -81,19 +87,21 @@ public enum GatewayRouter {
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-cache"
-            let frames = d.hub.subscribe()
+            let messages = d.hub.subscribe()
             return Response(
                 status: .ok, headers: headers,
                 body: ResponseBody { writer in
                     try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                    for await frame in frames { try await writer.write(ByteBuffer(string: frame)) }
+                    for await message in messages { try await writer.write(ByteBuffer(string: message.frame)) }
                     try await writer.finish(nil)
                 })
         }
         router.get("/api/health") { _, _ in
-            let now = d.wallClock()
+            let now = d.clock.now()
             return json(
-                "{\"status\":\"ok\",\"source\":\(JSONText.quoted(d.sourceName)),\"targets\":\(d.hub.targetCount),"
+                "{\"status\":\"ok\",\"source\":\(JSONText.quoted(d.sourceName)),"
+                    + "\"sourceStatus\":\(JSONText.quoted(FeedEvent.name(of: d.source.status))),"
+                    + "\"targets\":\(d.hub.targetCount),"
                     + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
         }
         router.get("/metrics") { _, _ in

@@ -1,12 +1,17 @@
+import BeaconLocation
 import Foundation
+import LocationDisplay
 import Positioning
 
 /// The venue as the web page needs it (`GET /api/venue`): metric geometry, floors with plan image URLs (served
 /// at `/api/venue/plan/<floor>`, never the file's path), anchors, and the geographic origin when there is one,
-/// with each anchor's latitude and longitude.
+/// with each anchor's latitude and longitude and the origin's metres per degree, so the page converts a point the
+/// way the server does (`GeographicOrigin`, the one projection) without a model of its own.
 struct VenueDocument: Encodable {
     struct Origin: Encodable {
         var lat: Double, lon: Double, bearing: Double
+        /// Metres per degree of latitude and of longitude at the origin (the tangent plane's scales).
+        var metersPerDegreeLat: Double, metersPerDegreeLon: Double
     }
     struct Floor: Encodable {
         var floor: Int
@@ -30,7 +35,12 @@ struct VenueDocument: Encodable {
 
     init(_ venue: Venue) {
         name = venue.name
-        origin = venue.origin.map { Origin(lat: $0.latitude, lon: $0.longitude, bearing: $0.bearingDegrees) }
+        let projection = venue.origin.map(GeographicOrigin.init)
+        origin = projection.map { p in
+            let scale = p.metersPerDegree
+            return Origin(lat: p.latitude, lon: p.longitude, bearing: p.bearingDegrees, metersPerDegreeLat: scale.north,
+                          metersPerDegreeLon: scale.east)
+        }
         bounds = Self.bounds(venue)
         var floors = venue.floors.map { f in
             Floor(
@@ -43,8 +53,8 @@ struct VenueDocument: Encodable {
         }
         self.floors = floors.sorted { $0.floor < $1.floor }
         anchors = venue.anchors.map { a in
-            let geo = venue.origin.map { GeoProjection(origin: $0).latLon(x: a.x, y: a.y) }
-            return Anchor(id: a.id, x: a.x, y: a.y, z: a.z, floor: a.floor, lat: geo?.lat, lon: geo?.lon)
+            let geo = projection?.geographic(x: a.x, y: a.y)
+            return Anchor(id: a.id, x: a.x, y: a.y, z: a.z, floor: a.floor, lat: geo?.latitude, lon: geo?.longitude)
         }
     }
 

@@ -1,10 +1,11 @@
-import Gateway
+import BeaconLocation
+import BlueDotCore
 import HCI
 import Logging
 import Synchronization
 import Testing
 
-/// The live source is restarted by the pipeline after a failure; each restart must really try the controller again.
+/// The live source is restarted by the input runner after a failure; each restart must really try the controller again.
 @Suite struct ScannerSourceTests {
     /// A controller link that cannot be opened, counting the attempts.
     final class UnreachableTransport: HCITransport {
@@ -24,10 +25,10 @@ import Testing
     @Test func everyRunOpensTheTransportAgain() async throws {
         let transport = UnreachableTransport()
         let source = ScannerSource(
-            transport: transport, mapper: SightingMapper(mode: .self, gatewayID: nil), recorder: nil,
-            wallClock: { 0 }, logger: Logger(label: "test"))
+            transport: transport, mapper: SightingMapper(mode: .self), recorder: nil,
+            clock: ManualClock(), logger: Logger(label: "test"))
         for attempt in 1...3 {
-            let error = await #expect(throws: (any Error).self) { try await source.run { _, _ in } }
+            let error = await #expect(throws: (any Error).self) { try await source.run(started: {}) { _, _ in } }
             #expect("\(String(describing: error))".contains("unreachable"), "attempt \(attempt): \(String(describing: error))")
             #expect(transport.opens.withLock { $0 } == attempt)
         }
@@ -36,10 +37,10 @@ import Testing
     @Test func runAfterStopReturnsAtOnce() async throws {
         let transport = UnreachableTransport()
         let source = ScannerSource(
-            transport: transport, mapper: SightingMapper(mode: .self, gatewayID: nil), recorder: nil,
-            wallClock: { 0 }, logger: Logger(label: "test"))
+            transport: transport, mapper: SightingMapper(mode: .self), recorder: nil,
+            clock: ManualClock(), logger: Logger(label: "test"))
         source.stop()
-        try await source.run { _, _ in }
+        try await source.run(started: {}) { _, _ in }
         #expect(transport.opens.withLock { $0 } == 0)
     }
 }

@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 import Logging
 import Positioning
@@ -6,32 +7,34 @@ import Scanner
 /// Live observations: an `LEScanner` over any transport, its sightings mapped to observations.
 ///
 /// The scanner retries a dropped link itself (counted in `reconnects`); a controller error ends `run` with the
-/// error, and the pipeline service restarts the source after a pause, so a fault is never fatal. An `LEScanner`
+/// error, and the runner restarts the source after a pause (or the data source stops with it). An `LEScanner`
 /// runs once, so every `run` makes a new one over the same transport; the counters add up across them.
 public final class ScannerSource: ObservationSource {
     /// The link to the controller.
     public let transport: any HCITransport
     private let mapper: SightingMapper
     private let makeScanner: @Sendable () -> LEScanner
-    private let noRSSI = SharedValue(0)
     /// The scanner of the run in progress, the counters of the runs before it, and whether `stop()` was called.
-    private let state = SharedValue(State())
+    private let state = LockedValue(State())
 
-    private struct State: Sendable {
+    private struct State {
         var current: LEScanner?
         var finished = SourceStatistics()
+        var withoutRSSI = 0
+        var observations = 0
         var stopped = false
     }
 
-    /// Creates a live source; `recorder` sees every HCI packet (`--record`).
+    /// Creates a live source over `transport` scanning with `configuration`; `recorder` sees every HCI packet
+    /// (`--record`); sightings are stamped with `clock`, on which the scanner also waits.
     public init(
-        transport: any HCITransport, mapper: SightingMapper, recorder: (any HCIPacketRecorder)?,
-        wallClock: @escaping @Sendable () -> Double, logger: Logger
+        transport: any HCITransport, mapper: SightingMapper, configuration: ScanConfiguration = ScanConfiguration(),
+        recorder: (any HCIPacketRecorder)? = nil, clock: any BlueDotClock, logger: Logger
     ) {
         self.transport = transport
         self.mapper = mapper
         makeScanner = {
-            LEScanner(transport: transport, configuration: ScanConfiguration(), recorder: recorder, clock: wallClock,
+            LEScanner(transport: transport, configuration: configuration, recorder: recorder, clock: clock,
                       logger: logger)
         }
     }
@@ -39,20 +42,19 @@ public final class ScannerSource: ObservationSource {
     /// `scan:<transport>`.
     public var name: String { "scan:\(transport.name)" }
 
-    /// Sightings are stamped with the wall clock as they arrive: observation time is wall time.
-    public func observationTime(atWallTime wall: Double) -> Double? { wall }
+    /// Sightings are stamped with the clock as they arrive: observation time is clock time.
+    public func observationTime(at now: Double) -> Double? { now }
 
     /// The scanners' counters, all runs together.
     public var statistics: SourceStatistics {
         state.withLock { state in
             var out = state.finished
             if let current = state.current { out.add(Self.statistics(of: current)) }
+            out.withoutRSSI = state.withoutRSSI
+            out.observations = state.observations
             return out
         }
     }
-
-    /// Sightings without RSSI skipped so far.
-    public var sightingsWithoutRSSI: Int { noRSSI.withLock { $0 } }
 
     /// Stops the scan (scan disabled, link closed); a later `run` returns at once.
     public func stop() {
@@ -63,8 +65,10 @@ public final class ScannerSource: ObservationSource {
         current?.stop()
     }
 
-    /// Scans until stopped, with a scanner of its own.
-    public func run(_ deliver: @escaping @Sendable (Observation, Double) -> Void) async throws {
+    /// Scans until stopped, with a scanner of its own; `started` once the controller scans.
+    public func run(
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
+    ) async throws {
         let scanner = makeScanner()
         let stopped = state.withLock { state in
             if !state.stopped { state.current = scanner }
@@ -78,12 +82,13 @@ public final class ScannerSource: ObservationSource {
             }
         }
         let mapper = mapper
-        let noRSSI = noRSSI
-        try await scanner.run { sighting in
+        let state = state
+        try await scanner.run(onScanning: started) { sighting in
             if let o = mapper.observation(for: sighting) {
+                state.withLock { $0.observations += 1 }
                 deliver(o, sighting.timestamp)
             } else {
-                noRSSI.withLock { $0 += 1 }
+                state.withLock { $0.withoutRSSI += 1 }
             }
         }
     }

@@ -1,0 +1,59 @@
+import BlueDotCore
+import LocationDisplay
+import Positioning
+
+/// The spine's one positioning step: observations from every input go into one `PositioningEngine` (a fix per
+/// target on its time grid, causal) and come out as display `Location`s with the venue's coordinates.
+///
+/// Each location carries the time its newest report arrived (`Location.reportedAt`), for the report-to-fix
+/// latency. Thread-safe: inputs deliver from their own tasks; the engine is behind a lock.
+public final class PositioningPipeline: Sendable {
+    private struct State {
+        var engine: PositioningEngine
+        var lastArrival: [String: Double] = [:]
+    }
+
+    /// The venue the engine positions in.
+    public let venue: Venue
+    private let origin: GeographicOrigin?
+    private let state: LockedValue<State>
+
+    /// Creates a pipeline over `venue` with the engine configuration given.
+    public init(venue: Venue, configuration: EngineConfiguration) {
+        self.venue = venue
+        origin = venue.origin.map(GeographicOrigin.init)
+        state = LockedValue(State(engine: PositioningEngine(venue: venue, configuration: configuration)))
+    }
+
+    /// Takes one observation whose report arrived at `arrivedAt`; returns the locations it completes.
+    public func ingest(_ o: Observation, arrivedAt: Double) -> [Location] {
+        state.withLock { s in
+            let unknownBefore = s.engine.counters.unknownAnchors
+            let fixes = s.engine.ingest(o)
+            let located = fixes.map { Location($0, origin: origin, reportedAt: s.lastArrival[$0.target]) }
+            if s.engine.counters.unknownAnchors == unknownBefore { s.lastArrival[o.target] = arrivedAt }
+            return located
+        }
+    }
+
+    /// Releases every grid point before observation time `t` (`PositioningEngine.advance(to:)`): targets nobody
+    /// hears keep getting last-known fixes until the engine's holdover ends.
+    public func advance(to t: Double) -> [Location] {
+        state.withLock { s in
+            s.engine.advance(to: t).map { Location($0, origin: origin, reportedAt: s.lastArrival[$0.target]) }
+        }
+    }
+
+    /// Flushes every target's pending fixes (an input that ended: nothing more will come).
+    public func finish() -> [Location] {
+        state.withLock { s in
+            s.engine.finish().map { Location($0, origin: origin, reportedAt: s.lastArrival[$0.target]) }
+        }
+    }
+
+    /// Number of targets the engine is tracking.
+    public var liveTargets: Int { state.withLock { $0.engine.liveTargets } }
+
+    /// The engine's counters.
+    public var counters: PositioningEngine.Counters { state.withLock { $0.engine.counters } }
+}

@@ -1,0 +1,151 @@
+import BeaconLocation
+import BlueDotCore
+import Foundation
+import HCI
+import LocationDisplay
+import Positioning
+import Scanner
+import Testing
+
+/// The spine's parts: sightings mapped by mode, the pipeline's one engine, paced replays on the injected clock,
+/// several inputs into one engine, and the many-target source.
+@Suite struct SpineTests {
+    static let venue = Venue(
+        name: "square", origin: Venue.Origin(latitude: 41, longitude: 29, bearingDegrees: 90),
+        anchors: [
+            Anchor(id: "a", x: 0, y: 0, z: 2), Anchor(id: "b", x: 10, y: 0, z: 2),
+            Anchor(id: "c", x: 0, y: 10, z: 2), Anchor(id: "d", x: 10, y: 10, z: 2),
+        ])
+
+    /// Noiseless observations of a target standing at (3, 4), 4 Hz per anchor, for `seconds`.
+    static func standing(seconds: Double, target: String = "self", unknown: Bool = false) -> [Observation] {
+        var out: [Observation] = []
+        let model = venue.model
+        var t = 0.0
+        while t < seconds {
+            for anchor in venue.anchors {
+                let d = ((anchor.x - 3) * (anchor.x - 3) + (anchor.y - 4) * (anchor.y - 4) + 0.8 * 0.8).squareRoot()
+                let rssi = model.measuredPowerDBm - 10 * model.pathLossExponent * log10(d)
+                out.append(Observation(t: t, anchor: anchor.id, target: target, rssiDBm: rssi))
+            }
+            if unknown { out.append(Observation(t: t, anchor: "nobody", target: target, rssiDBm: -70)) }
+            t += 0.25
+        }
+        return out
+    }
+
+    @Test func pipelineLocationsCarryCoordinatesAndReportTimes() throws {
+        let pipeline = PositioningPipeline(venue: Self.venue, configuration: .moving)
+        var located: [Location] = []
+        for o in Self.standing(seconds: 10, unknown: true) { located += pipeline.ingest(o, arrivedAt: 999.4) }
+        #expect(located.count == pipeline.counters.fixes && located.count >= 9)
+        #expect(pipeline.counters.unknownAnchors == 40)
+        let last = try #require(located.last)
+        #expect(abs(last.x - 3) < 0.5 && abs(last.y - 4) < 0.5, "noiseless ranges: within 0.5 m of (3, 4)")
+        #expect(last.reportedAt == 999.4)
+        // bearing 90: +y points east, so y = 4 m east and x = 3 m south of the origin.
+        let lat = try #require(last.latitude), lon = try #require(last.longitude)
+        let scale = GeographicOrigin(latitude: 41, longitude: 29).metersPerDegree
+        #expect(abs((lat - 41) * scale.north + last.x) < 1e-6)
+        #expect(abs((lon - 29) * scale.east - last.y) < 1e-6)
+    }
+
+    /// A target nobody hears any more: advancing the pipeline releases last-known fixes with a growing radius on
+    /// the 1 s grid, and nothing twice.
+    @Test func advancingReleasesLastKnownFixesOfAQuietTarget() throws {
+        let pipeline = PositioningPipeline(venue: Self.venue, configuration: .moving)
+        var last: Location?
+        for o in Self.standing(seconds: 3) { last = pipeline.ingest(o, arrivedAt: 999).last ?? last }
+        #expect(try #require(last).timestamp == 2)
+        // The grid point at 3 s holds the last packets (2.25-2.75 s); after it nothing is heard.
+        let heard = try #require(pipeline.advance(to: 3.75).last)
+        #expect(!heard.lastKnown && heard.timestamp == 3)
+        var radii: [Double] = []
+        for k in 2...6 {
+            let fix = try #require(pipeline.advance(to: 2.75 + Double(k)).last)
+            #expect(fix.timestamp == 2 + Double(k) && fix.lastKnown)
+            radii.append(fix.horizontalAccuracyMeters)
+        }
+        #expect(zip(radii, radii.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(pipeline.advance(to: 8.75).isEmpty)
+    }
+
+    /// The paced replay's clock: while it runs, observation time is its start plus `speed` times the clock time
+    /// since; stopped, it has none. Recordings are stamped with the clock itself.
+    @Test(.timeLimit(.minutes(1))) func sourcesTellTheirObservationClock() async throws {
+        let clock = ManualClock(start: 5000)
+        let source = PacedReplaySource(name: "t", observations: Self.standing(seconds: 4), speed: 2, clock: clock)
+        #expect(source.observationTime(at: 5001) == nil)
+        let started = LockedValue(false)
+        let task = Task { try await source.run(started: { started.withLock { $0 = true } }) { _, _ in } }
+        await clock.waitForSleepers()
+        #expect(started.value)
+        #expect(source.observationTime(at: 5001.5) == 5003)
+        source.stop()
+        task.cancel()
+        try await task.value
+        #expect(source.observationTime(at: 5001) == nil)
+        let recording = RecordingSource(path: "/nonexistent", mapper: SightingMapper(), clock: clock)
+        #expect(recording.observationTime(at: 123.5) == 123.5)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func pacedReplayLoopsWithTimeGoingForwardOnTheClock() async throws {
+        let clock = ManualClock(start: 5000)
+        let observations = Self.standing(seconds: 1)
+        let source = PacedReplaySource(
+            name: "t", observations: observations, speed: 1, loop: true, loopGapSeconds: 1, clock: clock)
+        let seen = LockedValue<[Observation]>([])
+        let task = Task { try await source.run(started: {}) { o, _ in seen.withLock { $0.append(o) } } }
+        while seen.value.count < observations.count * 3 {
+            await clock.waitForSleepers()
+            clock.advance(by: 0.25)
+        }
+        source.stop()
+        task.cancel()
+        try await task.value
+        let times = seen.value.map(\.t)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(times.first == 5000)
+        #expect(times[observations.count] == 5000 + 0.75 + 1, "second loop: after the span and the gap")
+        #expect(source.statistics.loops >= 2)
+        #expect(source.statistics.reports == seen.value.count)
+    }
+
+    @Test func sightingsBecomeObservationsByMode() {
+        let sighting = Sighting(
+            timestamp: 7, address: BDAddress("C0:00:00:00:00:01")!, addressType: .random, rssiDBm: -61,
+            txPowerDBm: -4, dataStatus: .complete, beacon: nil)
+        let selfMode = SightingMapper(mode: .self).observation(for: sighting)
+        #expect(selfMode == Observation(t: 7, anchor: "mac:c0:00:00:00:00:01", rssiDBm: -61, txPowerDBm: -4))
+        let tagMode = SightingMapper(mode: .tag, receiverID: "rx-1").observation(for: sighting)
+        #expect(tagMode == Observation(t: 7, anchor: "rx-1", target: "mac:c0:00:00:00:00:01", rssiDBm: -61, txPowerDBm: -4))
+        var silent = sighting
+        silent.rssiDBm = nil
+        #expect(SightingMapper(mode: .self).observation(for: silent) == nil)
+    }
+
+    /// Two inputs at once (two tags from two files, say) into one engine: both targets are located by the same
+    /// pipeline, and the many-target source holds both.
+    @Test(.timeLimit(.minutes(1))) func severalInputsFeedOneEngineAndOneSource() async throws {
+        let clock = ManualClock(start: 1000)
+        let inputs: [any ObservationSource] = [
+            PacedReplaySource(name: "one", observations: Self.standing(seconds: 4, target: "tag-1"), clock: clock),
+            PacedReplaySource(name: "two", observations: Self.standing(seconds: 4, target: "tag-2"), clock: clock),
+        ]
+        let source = BeaconLocationSource(
+            inputs: inputs, venue: Self.venue, engineConfiguration: .moving, clock: clock, logger: quietLogger)
+        #expect(source.status == .initialising)
+        let running = Task { await source.run() }
+        while source.locations.count < 2 {
+            await clock.waitForSleepers()
+            clock.advance(by: 0.25)
+        }
+        #expect(source.status == .available)
+        #expect(Set(source.locations.keys) == ["tag-1", "tag-2"])
+        #expect(source.runner.pipeline.liveTargets == 2, "one engine tracks both")
+        #expect(source.runner.statistics.observations >= 2 * 8, "both inputs counted")
+        source.stop()
+        await running.value
+        #expect(source.status == .inactive)
+    }
+}
