@@ -15,7 +15,7 @@ final class ScannerRecorder: SurveyRecorder, Sendable {
     /// Starts scanning over the transport.
     init(transport: any HCITransport, logger: Logger) {
         let scanner = LEScanner(transport: transport, configuration: ScanConfiguration(),
-                                clock: SystemClock(), logger: logger)
+                                clock: { Date().timeIntervalSince1970 }, logger: logger)
         let state = self.state
         self.scanner = scanner
         task = Task {

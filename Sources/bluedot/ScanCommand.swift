@@ -67,7 +67,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let scanner = LEScanner(
             transport: link, configuration: scanConfiguration, recorder: recorder,
-            clock: SystemClock(), logger: logger)
+            clock: { Date().timeIntervalSince1970 }, logger: logger)
         signal(SIGPIPE, SIG_IGN)  // a closed stdout becomes EPIPE: stop cleanly instead of dying mid-scan
         let output = LineOutput(flushEachLine: true) {
             logger.notice("stdout closed; stopping")

@@ -33,7 +33,7 @@ struct WalkRecording {
 
     /// The simulated packets: 5 Hz per beacon, 2 dB shadowing, from `seed`.
     static func packets(seed: UInt64) -> [SimulatedPacket] {
-        var rng = Positioning.SplitMix64(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let simulator = Simulator(venue: venue, configuration: SimulationConfiguration(
             rateHz: 5, arrivals: .regular, shadowingSigmaDB: 2, rssiDecimals: 0))
         return simulator.simulate(tracks: [track], using: &rng)

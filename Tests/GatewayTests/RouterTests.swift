@@ -1,4 +1,5 @@
 import BeaconLocation
+import LocationDisplay
 import Foundation
 import Gateway
 import Hummingbird

@@ -25,7 +25,7 @@ public final class RecordingSource: ObservationSource {
         path: String, mapper: SightingMapper, speed: Double = 1, loop: Bool = false, clock: any BlueDotClock
     ) {
         self.init(name: "replay:\(path)", mapper: mapper, loop: loop, clock: clock) {
-            BtsnoopReplayTransport(path: path, pacing: .recorded(speed: speed), clock: clock)
+            BtsnoopReplayTransport(path: path, pacing: .recorded(speed: speed))
         }
     }
 

@@ -1,6 +1,6 @@
 import BeaconLocation
 import BlueDotCore
-import Metrics
+import Prometheus
 import LocationDisplay
 import Positioning
 
