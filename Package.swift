@@ -4,7 +4,7 @@
 // Module graph (arrows point one way; pure modules import nothing of ours that touches the OS):
 //
 //   BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator, JSON text)
-//   HCI (pure wire protocol)  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
+//   HCI, BlueDotCore  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   BlueDotCore  <-  Positioning (pure maths: path loss, filters, trilateration, Kalman, engine; no file I/O)
 //   Positioning, BlueDotCore  <-  Formats (the interchange formats and their files: venue, observations, locations)
@@ -57,7 +57,7 @@ let package = Package(
         // The only module that touches the kernel: raw HCI sockets, TCP, TTY and file transports.
         .target(
             name: "HCILinux",
-            dependencies: ["HCI", "CBlueZ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HCI", "CBlueZ", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
             exclude: ["README.md"],
             swiftSettings: strict
         ),
@@ -117,7 +117,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BlueDotCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ"], swiftSettings: strict),
+        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ", "BlueDotCore"], swiftSettings: strict),
         .testTarget(
             name: "ScannerTests",
             dependencies: ["HCI", "Scanner", "BlueDotCore", .product(name: "Logging", package: "swift-log")],

@@ -6,16 +6,18 @@ import Logging
 import Scanner
 
 /// Survey readings from a live scanner: the scan runs for the whole session; `record(seconds:)` keeps what is
-/// heard during the next `seconds` of wall-clock time.
+/// heard during the next `seconds` on the clock (the wall clock unless a test passes another).
 final class ScannerRecorder: SurveyRecorder, Sendable {
     private let scanner: LEScanner
+    private let clock: any BlueDotClock
     private let state = RecorderState()
     private let task: Task<Void, Never>
 
     /// Starts scanning over the transport.
-    init(transport: any HCITransport, logger: Logger) {
-        let scanner = LEScanner(transport: transport, configuration: ScanConfiguration(),
-                                clock: { Date().timeIntervalSince1970 }, logger: logger)
+    init(transport: any HCITransport, clock: any BlueDotClock = SystemClock(), logger: Logger) {
+        self.clock = clock
+        let scanner = LEScanner(transport: transport, configuration: ScanConfiguration(), clock: clock,
+                                logger: logger)
         let state = self.state
         self.scanner = scanner
         task = Task {
@@ -32,7 +34,7 @@ final class ScannerRecorder: SurveyRecorder, Sendable {
 
     func record(seconds: Double) async throws -> [SurveyReading] {
         state.start()
-        try await Task.sleep(for: .microseconds(Int64(seconds * 1e6)))
+        try await clock.sleep(seconds: seconds)
         if let reason = state.failure { throw ScanFailure(reason: reason) }
         return state.take()
     }

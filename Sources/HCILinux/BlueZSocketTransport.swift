@@ -80,12 +80,8 @@ public final class BlueZSocketTransport: HCITransport {
     }
 
     /// Writes one packet, H4 indicator first, as the kernel expects. Throws `HCILinuxError`.
-    public func send(_ packet: HCIPacket) async throws {
-        try current.send(packet, transport: name, timeout: writeTimeout)
-    }
+    public func send(_ packet: HCIPacket) async throws { try current.send(packet, transport: name, timeout: writeTimeout) }
 
     /// Stops the reader, closes the socket and returns once both are done.
-    public func close() async {
-        await current.close()
-    }
+    public func close() async { await current.close() }
 }

@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 import Synchronization
 
@@ -22,11 +23,11 @@ public final class BtsnoopReplayTransport: HCITransport {
     public let path: String
     /// The pacing of `open()`.
     public let pacing: Pacing
-    private let clock: any Clock<Duration>
+    private let clock: any BlueDotClock
     private let current: Mutex<ReplaySession?>
 
-    /// Creates a replay of the file at `path`; `clock` paces it (inject a test clock to replay without waiting).
-    public init(path: String, pacing: Pacing = .recorded(speed: 1), clock: any Clock<Duration> = ContinuousClock()) {
+    /// Creates a replay of the file at `path`; `clock` paces it (a test clock replays without waiting).
+    public init(path: String, pacing: Pacing = .recorded(speed: 1), clock: any BlueDotClock = SystemClock()) {
         self.path = path
         self.pacing = pacing
         self.clock = clock
@@ -68,18 +69,17 @@ public final class BtsnoopReplayTransport: HCITransport {
 actor ReplaySession {
     private let cursor: BtsnoopFileReader.Cursor
     private let speed: Double?
-    private let pacer: any ReplayPacer
+    private let clock: any BlueDotClock
     private var first: BtsnoopTimestamp?
+    private var origin = 0.0
     private var sleeper: Task<Void, any Error>?
     private var closed = false
 
-    init(cursor: sending BtsnoopFileReader.Cursor, speed: Double?, clock: any Clock<Duration>) {
+    init(cursor: sending BtsnoopFileReader.Cursor, speed: Double?, clock: any BlueDotClock) {
         self.cursor = cursor
         self.speed = speed
-        pacer = Self.makePacer(clock)
+        self.clock = clock
     }
-
-    private static func makePacer<C: Clock<Duration>>(_ clock: C) -> any ReplayPacer { ClockPacer(clock: clock) }
 
     /// The next controller-to-host packet at its time, nil at the end or after `close()`, or the file's error.
     func next() async throws -> HCIPacket? {
@@ -89,13 +89,13 @@ actor ReplaySession {
             guard let speed else { return packet }
             guard let first else {
                 first = record.timestamp
-                await pacer.start()
+                origin = clock.now()
                 return packet
             }
             let gap = record.timestamp.microsecondsSinceYear0 - first.microsecondsSinceYear0
-            let offset = Duration.microseconds(Double(gap) / speed)
-            let pacer = pacer
-            let task = Task { try await pacer.sleep(untilOffset: offset) }
+            let due = origin + Double(gap) * 1e-6 / speed
+            let clock = clock
+            let task = Task { try await clock.sleep(until: due) }
             sleeper = task
             do {
                 try await withTaskCancellationHandler {
@@ -116,27 +116,5 @@ actor ReplaySession {
     func close() {
         closed = true
         sleeper?.cancel()
-    }
-}
-
-/// Waits until an offset from the replay's start on some clock.
-protocol ReplayPacer: Sendable {
-    func start() async
-    func sleep(untilOffset offset: Duration) async throws
-}
-
-/// A pacer on a concrete clock: remembers the instant of the first packet.
-actor ClockPacer<C: Clock<Duration>>: ReplayPacer {
-    let clock: C
-    private var origin: C.Instant?
-
-    init(clock: C) { self.clock = clock }
-
-    func start() { origin = clock.now }
-
-    func sleep(untilOffset offset: Duration) async throws {
-        let origin = origin ?? clock.now
-        self.origin = origin
-        try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
     }
 }

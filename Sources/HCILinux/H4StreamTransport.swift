@@ -100,12 +100,8 @@ public final class H4StreamTransport: HCITransport {
     }
 
     /// Writes one packet as H4 bytes. Throws `HCILinuxError` (`.notOpen` after the link ended).
-    public func send(_ packet: HCIPacket) async throws {
-        try current.send(packet, transport: name, timeout: writeTimeout)
-    }
+    public func send(_ packet: HCIPacket) async throws { try current.send(packet, transport: name, timeout: writeTimeout) }
 
     /// Stops the reader, closes the descriptor and returns once both are done.
-    public func close() async {
-        await current.close()
-    }
+    public func close() async { await current.close() }
 }

@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 import Synchronization
 
@@ -40,10 +41,12 @@ final class CommandChannel: Sendable {
 
     private let state = Mutex(State())
     private let transportName: String
+    private let clock: any BlueDotClock
 
-    /// Creates a channel for the link named `transportName` (used in errors).
-    init(transportName: String) {
+    /// Creates a channel for the link named `transportName` (used in errors); command deadlines run on `clock`.
+    init(transportName: String, clock: any BlueDotClock) {
         self.transportName = transportName
+        self.clock = clock
     }
 
     /// Sends a command with `send` and waits for its reply for at most `timeout`.
@@ -68,8 +71,8 @@ final class CommandChannel: Sendable {
                 case let .success(value):
                     id = value
                 }
-                let timer = Task { [weak self] in
-                    do { try await Task.sleep(for: timeout) } catch { return }
+                let timer = Task { [weak self, clock] in
+                    do { try await clock.sleep(for: timeout) } catch { return }
                     self?.fail(id: id, with: .commandTimedOut(command: name, timeout: timeout))
                 }
                 state.withLock { state in

@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 import Logging
 
@@ -18,7 +19,7 @@ struct ControllerSession: Sendable {
     let channel: CommandChannel
     let configuration: ScanConfiguration
     let recorder: (any HCIPacketRecorder)?
-    let clock: @Sendable () -> Double
+    let clock: any BlueDotClock
     let logger: Logger
 
     /// Runs the init sequence and returns what the controller supports.
@@ -91,7 +92,7 @@ struct ControllerSession: Sendable {
         let clock = self.clock
         logger.debug("command", metadata: ["name": "\(name)"])
         let reply = try await channel.request(opcode: C.opcode, name: name, timeout: configuration.commandTimeout) {
-            recorder?.record(packet, direction: .hostToController, timestamp: clock())
+            recorder?.record(packet, direction: .hostToController, timestamp: clock.now())
             try await transport.send(packet)
         }
         switch reply {

@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 import Logging
 
@@ -9,7 +10,9 @@ extension LEScanner {
     }
 
     /// Connects, scans and reconnects until stopped; see `run`.
-    func connectLoop(_ onSighting: @escaping @Sendable (Sighting) -> Void) async throws(ScannerError) {
+    func connectLoop(
+        onScanning: @escaping @Sendable () -> Void, _ onSighting: @escaping @Sendable (Sighting) -> Void
+    ) async throws(ScannerError) {
         var iterator = signals.makeAsyncIterator()
         var generator = backoff.makeGenerator()
         var generation = 0
@@ -31,7 +34,7 @@ extension LEScanner {
                 everConnected = true
                 outcome = try await scan(
                     stream: stream, generation: generation, iterator: &iterator, failedAttempts: &failedAttempts,
-                    onSighting)
+                    onScanning: onScanning, onSighting)
             } catch let error as ScannerError {
                 throw error
             } catch {
@@ -53,8 +56,8 @@ extension LEScanner {
                 wakeToken += 1
                 let token = wakeToken
                 let sink = signalSink
-                Task {
-                    try? await Task.sleep(for: delay)
+                Task { [clock] in
+                    try? await clock.sleep(for: delay)
                     sink.yield(.wake(token: token))
                 }
                 waiting: while true {
@@ -72,9 +75,9 @@ extension LEScanner {
     private func scan(
         stream: AsyncThrowingStream<HCIPacket, any Error>, generation: Int,
         iterator: inout AsyncStream<ScannerSignal>.Iterator, failedAttempts: inout Int,
-        _ onSighting: @escaping @Sendable (Sighting) -> Void
+        onScanning: @escaping @Sendable () -> Void, _ onSighting: @escaping @Sendable (Sighting) -> Void
     ) async throws(ScannerError) -> Outcome {
-        let channel = CommandChannel(transportName: transport.name)
+        let channel = CommandChannel(transportName: transport.name, clock: clock)
         let reader = startReader(stream: stream, channel: channel, generation: generation, onSighting)
         let session = ControllerSession(
             transport: transport, channel: channel, configuration: configuration, recorder: recorder, clock: clock,
@@ -95,6 +98,7 @@ extension LEScanner {
                 throw error
             }
             state.withLock { $0.scanning = true }
+            onScanning()
             failedAttempts = 0
             waiting: while true {
                 switch await iterator.next() {
@@ -131,7 +135,7 @@ extension LEScanner {
             var reason = "link closed by the controller"
             do {
                 for try await packet in stream {
-                    let timestamp = clock()
+                    let timestamp = clock.now()
                     recorder?.record(packet, direction: .controllerToHost, timestamp: timestamp)
                     let sightings = state.withLock { state in
                         let malformed = state.decoder.malformedCount

@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 import Logging
 import Synchronization
@@ -19,7 +20,7 @@ public final class LEScanner: Sendable {
     public let backoff: ReconnectBackoff
 
     let recorder: (any HCIPacketRecorder)?
-    let clock: @Sendable () -> Double
+    let clock: any BlueDotClock
     let logger: Logger
     let signals: AsyncStream<ScannerSignal>
     let signalSink: AsyncStream<ScannerSignal>.Continuation
@@ -28,12 +29,13 @@ public final class LEScanner: Sendable {
     /// Creates a scanner.
     ///
     /// - Parameters:
-    ///   - clock: Unix seconds now; stamps sightings and recorded packets.
+    ///   - clock: stamps sightings and recorded packets (Unix seconds for `SystemClock`); command deadlines and
+    ///     reconnect backoff wait on it.
     ///   - recorder: receives every packet sent and received (for `--record`).
     public init(
         transport: any HCITransport, configuration: ScanConfiguration = ScanConfiguration(),
         backoff: ReconnectBackoff = ReconnectBackoff(), recorder: (any HCIPacketRecorder)? = nil,
-        clock: @escaping @Sendable () -> Double, logger: Logger
+        clock: any BlueDotClock = SystemClock(), logger: Logger
     ) {
         self.transport = transport
         self.configuration = configuration
@@ -63,8 +65,11 @@ public final class LEScanner: Sendable {
     }
 
     /// Scans until `stop()` (or cancellation of the calling task), calling `onSighting` with each sighting from the
-    /// link's reader task, in the order received.
-    public func run(_ onSighting: @escaping @Sendable (Sighting) -> Void) async throws(ScannerError) {
+    /// link's reader task, in the order received, and `onScanning` each time the controller starts scanning (after
+    /// the init sequence, again after a reconnect).
+    public func run(
+        onScanning: @escaping @Sendable () -> Void = {}, _ onSighting: @escaping @Sendable (Sighting) -> Void
+    ) async throws(ScannerError) {
         try configuration.validate()
         let alreadyStarted = state.withLock { state in
             defer { state.started = true }
@@ -75,7 +80,7 @@ public final class LEScanner: Sendable {
         }
         let result: Result<Void, ScannerError> = await withTaskCancellationHandler {
             do throws(ScannerError) {
-                try await connectLoop(onSighting)
+                try await connectLoop(onScanning: onScanning, onSighting)
                 return .success(())
             } catch {
                 return .failure(error)

@@ -65,9 +65,9 @@ struct ScanCommand: AsyncParsableCommand {
         if let record {
             recorder = try BtsnoopRecording(path: record, logger: logger)
         }
+        let clock = SystemClock()
         let scanner = LEScanner(
-            transport: link, configuration: scanConfiguration, recorder: recorder,
-            clock: { Date().timeIntervalSince1970 }, logger: logger)
+            transport: link, configuration: scanConfiguration, recorder: recorder, clock: clock, logger: logger)
         signal(SIGPIPE, SIG_IGN)  // a closed stdout becomes EPIPE: stop cleanly instead of dying mid-scan
         let output = LineOutput(flushEachLine: true) {
             logger.notice("stdout closed; stopping")
@@ -79,7 +79,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let timer = duration.map { seconds in
             Task {
-                try? await Task.sleep(for: .microseconds(Int64(seconds * 1e6)))
+                try? await clock.sleep(seconds: seconds)
                 scanner.stop()
             }
         }

@@ -7,6 +7,7 @@ import Positioning
 import Scanner
 import Logging
 import Testing
+import BlueDotCore
 
 /// A logger that drops everything, for sources whose failures the tests provoke on purpose.
 let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -34,10 +35,10 @@ struct BeaconLocationRecordingTests {
         let path = temporaryPath("walk.btsnoop")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let packets = try WalkRecording.write(to: path, seed: seed)
-        let clock = VirtualClock(originSeconds: packets[0].observation.t)
+        let clock = SkippingClock(start: packets[0].observation.t)
         let transport = BtsnoopReplayTransport(path: path, pacing: .recorded(speed: 1), clock: clock)
         let source = BeaconLocationDataSource(transport: transport, venue: WalkRecording.venue, input: .recording,
-                                              clock: clock.seconds)
+                                              clock: clock)
         let locations = source.locations
         let statuses = source.statusChanges
         try await source.start()

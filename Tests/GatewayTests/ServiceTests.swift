@@ -11,6 +11,33 @@ extension GatewayProcessTests {
     @Suite struct ServiceTests {
         static let demo = GatewayProcess.packageRoot.appendingPathComponent("Sources/Gateway/Demo").path
 
+        /// Two inputs at once: an observation file of a tag and a simulated walk of `self` through the same venue,
+        /// one engine, both targets on the API.
+        @Test func inputsCombineIntoOneEngine() async throws {
+            let scratch = try GatewayProcess.scratch()
+            let track = scratch.appendingPathComponent("walk.truth.jsonl").path
+            try (0...20).map { "{\"t\": \($0), \"target\": \"self\", \"x\": \(5 + Double($0) * 0.5), \"y\": 8.0}" }
+                .joined(separator: "\n").write(toFile: track, atomically: true, encoding: .utf8)
+            let gateway = try GatewayProcess(GatewayProcess.bluedot, [
+                "run", "--observations", Self.demo + "/boun-straight_01.observations.jsonl", "--simulate", track,
+                "--venue", Self.demo + "/demo-lab.venue.json", "--mode", "tag", "--listen", "127.0.0.1:0",
+                "--speed", "4",
+            ])
+            let base = try #require(await gateway.waitForURL(seconds: 30), "no listening line: \(gateway.standardError)")
+            var locations = ""
+            for _ in 0..<150 where !(locations.contains("e78f135624ce") && locations.contains("\"self\"")) {
+                try await Task.sleep(for: .milliseconds(100))
+                locations = try await GatewayProcess.get(base + "api/locations").1
+            }
+            #expect(locations.contains("\"target\": \"e78f135624ce\"") && locations.contains("\"target\": \"self\""),
+                    "\(locations)")
+            let health = try await GatewayProcess.get(base + "api/health").1
+            #expect(health.contains("observations:") && health.contains(" + simulate:"), "\(health)")
+            gateway.signal(SIGTERM)
+            #expect(await gateway.wait(seconds: 6))
+            #expect(gateway.status == 0, "\(gateway.standardError.suffix(2000))")
+        }
+
         @Test func runServesTheAPIAndStopsOnSIGTERM() async throws {
             let gateway = try GatewayProcess(GatewayProcess.bluedot, [
                 "run", "--observations", Self.demo + "/boun-straight_01.observations.jsonl",
@@ -56,11 +83,12 @@ extension GatewayProcessTests {
             ])
             #expect(await open.wait(seconds: 20))
             #expect(open.standardError.contains("0.0.0.0:8080 is reachable from other machines: set a token, or insecure = true"))
+            // Files combine with each other and with one controller; two controllers do not.
             let two = try GatewayProcess(GatewayProcess.bluedot, [
-                "run", "--observations", "o.jsonl", "--replay", "r.btsnoop", "--venue", "v.json",
+                "run", "--hci", "hci0", "--h4-tcp", "127.0.0.1:1", "--venue", "v.json",
             ])
             #expect(await two.wait(seconds: 20))
-            #expect(two.standardError == "bluedot run: flags: give one source, not --replay and --observations\n")
+            #expect(two.standardError.contains("give only one of --hci, --h4-tcp, --h4-tty"), "\(two.standardError)")
         }
 
         @Test func liveScanIsRecordedAndTheRecordingDecodes() async throws {
@@ -104,7 +132,15 @@ extension GatewayProcessTests {
                 locations = try await GatewayProcess.get(base + "api/locations").1
             }
             #expect(locations.contains("\"target\": \"self\""), "\(gateway.standardError.suffix(2000))")
-            try await Task.sleep(for: .seconds(2))  // a few advertising intervals of every beacon
+            // A few advertising intervals of every beacon: wait until the gateway has taken in 40 reports.
+            var reports = 0
+            for _ in 0..<300 where reports < 40 {
+                try await Task.sleep(for: .milliseconds(100))
+                let metrics = try await GatewayProcess.get(base + "metrics").1
+                reports = metrics.split(separator: "\n").first { $0.hasPrefix("bluedot_advertising_reports_total ") }
+                    .flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+            }
+            #expect(reports >= 40)
             gateway.signal(SIGTERM)
             #expect(await gateway.wait(seconds: 6), "still running 6 s after SIGTERM")
             #expect(gateway.status == 0, "\(gateway.standardError.suffix(2000))")

@@ -1,3 +1,4 @@
+import BlueDotCore
 import Foundation
 import HCI
 import Synchronization
@@ -8,29 +9,6 @@ import Testing
 /// Replaying recordings as a transport, paced by a test clock that never waits.
 @Suite struct BtsnoopReplayTransportTests {
     /// A clock whose sleeps return at once, jumping `now` to the deadline and logging each deadline.
-    final class TestClock: Clock, Sendable {
-        struct Instant: InstantProtocol {
-            var offset: Duration
-            func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-            func duration(to other: Instant) -> Duration { other.offset - offset }
-            static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
-        }
-
-        private let state = Mutex((now: Instant(offset: .seconds(100)), deadlines: [Duration]()))
-        var now: Instant { state.withLock { $0.now } }
-        var minimumResolution: Duration { .zero }
-        /// Every deadline slept until, relative to the clock's start.
-        var deadlines: [Duration] { state.withLock { $0.deadlines.map { $0 - .seconds(100) } } }
-
-        func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-            try Task.checkCancellation()
-            state.withLock { state in
-                state.deadlines.append(deadline.offset)
-                if deadline > state.now { state.now = deadline }
-            }
-        }
-    }
-
     /// Writes a recording: command at 0 s, events at 0.5 s, 1.5 s and 4 s, host ACL at 2 s, incoming ACL at 3 s.
     static func writeRecording(_ name: String) throws -> String {
         let path = BtsnoopFileReaderTests.temporaryPath(name)
@@ -60,20 +38,21 @@ import Testing
     @Test func streamsControllerToHostPacketsAtRecordedPace() async throws {
         let path = try Self.writeRecording("paced.log")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = TestClock()
+        let clock = SkippingClock(start: 100)
         let transport = BtsnoopReplayTransport(path: path, pacing: .recorded(speed: 2), clock: clock)
         #expect(transport.name == "btsnoop:\(path)")
         let packets = try await Self.collect(try await transport.open())
         #expect(packets.map(\.type) == [.event, .event, .acl, .event])
         #expect(packets.first?.bytes.first == 0x0E)
         // Offsets from the first event (0.5 s) halved by speed 2: 0.5 s, 1.25 s, 1.75 s.
-        #expect(clock.deadlines == [.milliseconds(500), .milliseconds(1250), .milliseconds(1750)])
+        let offsets = clock.deadlines.map { $0 - 100 }
+        #expect(offsets.count == 3 && zip(offsets, [0.5, 1.25, 1.75]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(offsets)")
     }
 
     @Test func asFastAsPossibleNeverSleepsAndSendIsIgnored() async throws {
         let path = try Self.writeRecording("fast.log")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = TestClock()
+        let clock = SkippingClock(start: 100)
         let transport = BtsnoopReplayTransport(path: path, pacing: .asFastAsPossible, clock: clock)
         let stream = try await transport.open()
         try await transport.send(HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00]))

@@ -45,13 +45,14 @@ struct GPXTests {
         let first = try #require(await iterator.next())
         #expect(first.x == 0 && first.y == 0 && first.latitude == 52.2297)
         await clock.waitForSleepers()
-        // 0.00009° of latitude is 10.019 m on the WGS84-radius sphere: 5.01 s at 2 m/s.
+        // 0.00009° of latitude at 52.23° is 10.014 m on the WGS84 ellipsoid (111,132.954 − 559.822 cos 2φ +
+        // 1.175 cos 4φ m per degree): 5.007 s at 2 m/s.
         clock.advance(by: 5.0)
         #expect(source.deliveredCount == 1)
         clock.advance(by: 0.02)
         let second = try #require(await iterator.next())
-        #expect(abs(second.y - 10.019) < 0.01)
-        #expect(abs(second.timestamp - 5.0097) < 1e-3)
+        #expect(abs(second.y - 10.014) < 0.01)
+        #expect(abs(second.timestamp - 5.0072) < 1e-3)
         #expect(second.speedMetersPerSecond.map { abs($0 - 2) < 1e-9 } == true)
         #expect(second.courseDegrees.map { abs($0) < 1e-6 } == true)
         await source.stop()
@@ -72,9 +73,11 @@ struct GPXTests {
             seen.append(try #require(await iterator.next()))
         }
         #expect(seen.map(\.timestamp) == [1000, 1005, 1010, 1020])
-        #expect(abs(seen[3].x - 10.02) < 0.02 && abs(seen[3].y - 20.04) < 0.02)
+        // 0.000147° of longitude and 0.00018° of latitude at 52.23° on the WGS84 ellipsoid (the survey tables' series:
+        // 111,412.84 cos φ − 93.5 cos 3φ m per degree of longitude): 10.044 m east, 20.029 m north.
+        #expect(abs(seen[3].x - 10.044) < 0.02 && abs(seen[3].y - 20.029) < 0.02)
         #expect(seen[3].courseDegrees.map { abs($0 - 90) < 0.01 } == true)
-        #expect(seen[1].speedMetersPerSecond.map { abs($0 - 2.004) < 0.002 } == true)
+        #expect(seen[1].speedMetersPerSecond.map { abs($0 - 2.003) < 0.002 } == true)
         #expect(seen[0].z == 101.4)
         await source.stop()
     }
@@ -86,9 +89,10 @@ struct GPXTests {
         let document = try GPXParser.parse(path: gpxFixture("phone-logger-missing-times.gpx"))
         let (points, starts) = try #require(document.firstPath())
         let located = source.pacedLocations(points: points, segmentStarts: starts)
-        // 0.0000898° ≈ 9.997 m; both gaps touch the untimed point, so both take 9.997 s at 1 m/s.
-        #expect(abs(located[1].timestamp - 9.997) < 0.01)
-        #expect(abs(located[2].timestamp - 19.994) < 0.02)
+        // 0.0000898° of latitude at the equator ≈ 9.930 m (WGS84: 110,574.3 m per degree); both gaps touch the
+        // untimed point, so both take 9.930 s at 1 m/s.
+        #expect(abs(located[1].timestamp - 9.930) < 0.01)
+        #expect(abs(located[2].timestamp - 19.859) < 0.02)
 
         let strava = try GPXParser.parse(path: gpxFixture("strava-two-segments.gpx"))
         let path = try #require(strava.firstPath())

@@ -1,3 +1,4 @@
+import Foundation
 import LocationDisplay
 import Testing
 import BlueDotCore
@@ -54,6 +55,9 @@ struct SimulatedLocationDataSourceTests {
             polyline: [MapPoint(x: 0, y: 0), MapPoint(x: 0, y: 10)], speedMetersPerSecond: 5,
             geographicOrigin: origin, clock: ManualClock())
         let last = try! #require(source.plannedLocations.last)
-        #expect(abs((last.latitude ?? 0) - (52 + 10 / 6_378_137.0 * 180 / .pi)) < 1e-12)
+        // 10 m north at 52°: 10 / 111,266.3 m per degree of latitude (WGS84, the survey tables' series).
+        let phi = 52 * Double.pi / 180
+        let metersPerDegree = 111_132.954 - 559.822 * cos(2 * phi) + 1.175 * cos(4 * phi)
+        #expect(abs((last.latitude ?? 0) - (52 + 10 / metersPerDegree)) < 1e-9)
     }
 }

@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 import Synchronization
 import Testing
@@ -76,11 +77,19 @@ import Testing
         #expect(!controller.sentOpcodes.contains(LESetExtendedScanParametersCommand.opcode))
     }
 
-    /// A hang would run into the time limit; the deadline error itself proves the command's deadline fired.
+    /// The deadline runs on the scanner's clock: once the test moves it 50 ms past the silent command, the run
+    /// ends with the deadline error (a hang would run into the time limit).
     @Test(.timeLimit(.minutes(1))) func silentControllerIsAClearDeadlineError() async throws {
         let controller = FakeController(.init(silentOpcodes: [LESetScanParametersCommand.opcode.rawValue]))
-        let scanner = Fixture.scanner(controller, timeout: .milliseconds(50))
-        let error = await #expect(throws: ScannerError.self) { try await scanner.run { _ in } }
+        let clock = ManualClock(start: 0)
+        let scanner = Fixture.scanner(controller, timeout: .milliseconds(50), clock: clock)
+        let run = Task { try await scanner.run { _ in } }
+        #expect(await eventually { controller.sentOpcodes.contains(LESetScanParametersCommand.opcode) })
+        await clock.waitForSleepers()  // the silent command's deadline
+        clock.advance(by: 0.049)
+        #expect(controller.closes == 0, "not yet: 49 ms")
+        clock.advance(by: 0.001)
+        let error = await #expect(throws: ScannerError.self) { try await run.value }
         #expect(error == .commandTimedOut(command: "LE Set Scan Parameters", timeout: .milliseconds(50)))
         #expect(error?.description == "controller did not answer LE Set Scan Parameters within 50 ms")
         #expect(controller.closes == 1)
@@ -95,7 +104,7 @@ import Testing
     }
 
     @Test func linkThatCannotOpenAtStartIsAnError() async throws {
-        let scanner = LEScanner(transport: RefusingTransport(), clock: { 0 }, logger: Fixture.logger)
+        let scanner = LEScanner(transport: RefusingTransport(), clock: ManualClock(), logger: Fixture.logger)
         let error = await #expect(throws: ScannerError.self) { try await scanner.run { _ in } }
         #expect(error == .transportUnavailable(transport: "refusing", reason: "connectionRefused"))
     }

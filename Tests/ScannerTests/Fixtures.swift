@@ -1,3 +1,4 @@
+import BlueDotCore
 import Foundation
 import HCI
 import Synchronization
@@ -28,16 +29,18 @@ enum Fixture {
         return SwiftLogNoOpLogHandler()
     }
 
-    /// A scanner over `controller` with short deadlines and backoff, stamping sightings with a fixed clock.
+    /// A scanner over `controller` with short deadlines and backoff on `clock`, a manual clock that stands still
+    /// unless the test advances it (so sightings are stamped with its reading and no deadline fires by itself).
     static func scanner(
         _ controller: FakeController, procedure: ScanConfiguration.Procedure = .automatic,
-        timeout: Duration = .seconds(10), recorder: (any HCIPacketRecorder)? = nil
+        timeout: Duration = .seconds(10), recorder: (any HCIPacketRecorder)? = nil,
+        clock: ManualClock = ManualClock(start: 1_700_000_000.25)
     ) -> LEScanner {
         LEScanner(
             transport: controller,
             configuration: ScanConfiguration(procedure: procedure, commandTimeout: timeout),
             backoff: ReconnectBackoff(initial: .milliseconds(5), maximum: .milliseconds(20)),
-            recorder: recorder, clock: { 1_700_000_000.25 }, logger: logger)
+            recorder: recorder, clock: clock, logger: logger)
     }
 }
 
@@ -46,6 +49,17 @@ final class SightingSink: Sendable {
     private let storage = Mutex<[Sighting]>([])
     var sightings: [Sighting] { storage.withLock { $0 } }
     func append(_ sighting: Sighting) { storage.withLock { $0.append(sighting) } }
+}
+
+/// Moves `clock` on by `step` each time something sleeps on it, until `condition` holds (at most `limit` steps):
+/// time passes for the scanner's backoff and deadlines only as the test says.
+func advance(_ clock: ManualClock, by step: Double, until condition: () -> Bool, limit: Int = 10_000) async -> Bool {
+    for _ in 0..<limit where !condition() {
+        await clock.waitForSleepers()
+        clock.advance(by: step)
+        await Task.yield()
+    }
+    return condition()
 }
 
 /// Polls `condition` every 2 ms until it holds or `timeout` passes; returns whether it held. The timeout is generous

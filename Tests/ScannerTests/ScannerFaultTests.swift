@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 import Testing
 @testable import Scanner
@@ -23,16 +24,19 @@ import Testing
         #expect(statistics.lastError?.contains("reports[1]") == true)
     }
 
-    @Test func droppedLinkIsReopenedAndScanningResumes() async throws {
+    @Test(.timeLimit(.minutes(1))) func droppedLinkIsReopenedAndScanningResumes() async throws {
         let controller = FakeController(.init(failedReopens: 2))
-        let scanner = Fixture.scanner(controller)
+        let clock = ManualClock(start: 0)
+        let scanner = Fixture.scanner(controller, clock: clock)
         let sink = SightingSink()
         let run = Task { try await scanner.run { sink.append($0) } }
         #expect(await eventually { scanner.isScanning })
         controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -50)]))
         #expect(await eventually { sink.sightings.count == 1 })
         controller.dropLink()
-        #expect(await eventually { controller.opens == 2 && scanner.isScanning })
+        // Two failed reopens, each followed by a backoff of 5-20 ms on the scanner's clock, which the test moves.
+        #expect(await advance(clock, by: 0.02, until: { controller.opens == 2 && scanner.isScanning }))
+        #expect(clock.now() >= 0.015 && clock.now() < 10, "the backoffs (5 + 10 ms) passed on the clock, no command deadline: \(clock.now())")
         controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -51)]))
         #expect(await eventually { sink.sightings.count == 2 })
         scanner.stop()
@@ -44,19 +48,22 @@ import Testing
         #expect(!controller.scanning)
     }
 
-    @Test func stopDuringBackoffEndsRun() async throws {
+    /// The backoff waits on the scanner's clock, which never moves here: the run ending proves `stop()` cut the
+    /// 30 s backoff short (a hang would run into the time limit).
+    @Test(.timeLimit(.minutes(1))) func stopDuringBackoffEndsRun() async throws {
         let controller = FakeController(.init(failedReopens: 1_000))
+        let clock = ManualClock(start: 0)
         let scanner = LEScanner(
             transport: controller, configuration: ScanConfiguration(commandTimeout: .seconds(10)),
-            backoff: ReconnectBackoff(initial: .seconds(30)), clock: { 0 }, logger: Fixture.logger)
+            backoff: ReconnectBackoff(initial: .seconds(30)), clock: clock, logger: Fixture.logger)
         let run = Task { try await scanner.run { _ in } }
         #expect(await eventually { scanner.isScanning })
         controller.dropLink()
         #expect(await eventually { !scanner.isScanning })
-        let started = ContinuousClock.now
+        await clock.waitForSleepers()  // the backoff
         scanner.stop()
         try await run.value
-        #expect(ContinuousClock.now - started < .seconds(15))  // far below the 30 s backoff
+        #expect(clock.now() == 0, "no time passed: the backoff did not run out")
     }
 
     @Test func hardwareErrorReRunsInitSequence() async throws {

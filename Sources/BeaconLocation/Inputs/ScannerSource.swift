@@ -34,8 +34,8 @@ public final class ScannerSource: ObservationSource {
         self.transport = transport
         self.mapper = mapper
         makeScanner = {
-            LEScanner(transport: transport, configuration: configuration, recorder: recorder,
-                      clock: { clock.now() }, logger: logger)
+            LEScanner(transport: transport, configuration: configuration, recorder: recorder, clock: clock,
+                      logger: logger)
         }
     }
 
@@ -83,12 +83,7 @@ public final class ScannerSource: ObservationSource {
         }
         let mapper = mapper
         let state = state
-        let watcher = Task {
-            while !scanner.isScanning && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(2)) }
-            if !Task.isCancelled { started() }
-        }
-        defer { watcher.cancel() }
-        try await scanner.run { sighting in
+        try await scanner.run(onScanning: started) { sighting in
             if let o = mapper.observation(for: sighting) {
                 state.withLock { $0.observations += 1 }
                 deliver(o, sighting.timestamp)

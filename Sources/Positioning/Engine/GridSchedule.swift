@@ -5,27 +5,14 @@ import BlueDotCore
 /// Each live target has exactly one entry; the engine pops the earliest, emits that fix and pushes the
 /// target's next grid time, so emitting a fix costs O(log targets) however many targets are live. Ties go
 /// to the smaller target id, which keeps the output order independent of hashing and arrival order.
-struct GridSchedule {
-    struct Entry: Comparable {
-        var t: Double
-        var target: String
-        var slot: Int
+typealias GridSchedule = BinaryHeap<GridEntry>
 
-        /// Earlier time first, then the smaller target id.
-        static func < (a: Entry, b: Entry) -> Bool { a.t < b.t || (a.t == b.t && a.target < b.target) }
-    }
+/// One target's next grid time and its tracker slot.
+struct GridEntry: Comparable {
+    var t: Double
+    var target: String
+    var slot: Int
 
-    private var heap = BinaryHeap<Entry>()
-
-    /// The earliest entry, if any.
-    var first: Entry? { heap.first }
-
-    /// Number of entries.
-    var count: Int { heap.count }
-
-    /// Adds an entry.
-    mutating func push(_ e: Entry) { heap.push(e) }
-
-    /// Removes and returns the earliest entry.
-    mutating func popFirst() -> Entry? { heap.popFirst() }
+    /// Earlier time first, then the smaller target id.
+    static func < (a: GridEntry, b: GridEntry) -> Bool { a.t < b.t || (a.t == b.t && a.target < b.target) }
 }

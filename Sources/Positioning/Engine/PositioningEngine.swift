@@ -71,7 +71,7 @@ public struct PositioningEngine: Sendable {
             let s = freeSlots.popLast() ?? trackers.count
             if s == trackers.count { trackers.append(tracker) } else { trackers[s] = tracker }
             slot[o.target] = s
-            schedule.push(GridSchedule.Entry(t: o.t, target: o.target, slot: s))
+            schedule.push(GridEntry(t: o.t, target: o.target, slot: s))
         }
     }
 
@@ -129,7 +129,7 @@ public struct PositioningEngine: Sendable {
             }
             fixes.append(trackers[s]!.tick(at: next.t, context: context))
             counters.fixes += 1
-            schedule.push(GridSchedule.Entry(t: trackers[s]!.nextGridTime(interval: interval), target: next.target,
+            schedule.push(GridEntry(t: trackers[s]!.nextGridTime(interval: interval), target: next.target,
                                              slot: s))
         }
     }

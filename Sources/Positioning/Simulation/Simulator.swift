@@ -1,3 +1,4 @@
+import BlueDotCore
 import Foundation
 
 /// Generates the observations a venue's anchors would log for targets moving along tracks.
@@ -26,7 +27,7 @@ public struct Simulator: Sendable {
         let anchors = venue.anchors
         let models = anchors.map { $0.model(default: venue.model) }
         let period = 1 / configuration.rateHz
-        var queue = EventQueue()
+        var queue = BinaryHeap<PacketEvent>()  // pending packets, earliest first
         for (ti, track) in tracks.enumerated() {
             for ai in anchors.indices {
                 let link = ti * anchors.count + ai
@@ -34,7 +35,7 @@ public struct Simulator: Sendable {
                 queue.push(schedule(link: link, after: track.startTime, nominal: nominal, using: &rng))
             }
         }
-        while let event = queue.pop() {
+        while let event = queue.popFirst() {
             let track = tracks[event.link / anchors.count]
             guard event.t <= track.endTime else { continue }
             let ai = event.link % anchors.count
@@ -68,15 +69,26 @@ public struct Simulator: Sendable {
     /// The next packet of a link: regular arrivals at `nominal` plus jitter, Poisson arrivals an exponential gap
     /// after `previous`.
     private func schedule(link: Int, after previous: Double, nominal: Double,
-                          using rng: inout some RandomNumberGenerator) -> EventQueue.Event {
+                          using rng: inout some RandomNumberGenerator) -> PacketEvent {
         switch configuration.arrivals {
         case .regular:
             let jitter = configuration.jitterSeconds > 0
                 ? configuration.jitterSeconds * RandomDraws.unit(using: &rng) : 0
-            return EventQueue.Event(t: nominal + jitter, link: link, nominal: nominal)
+            return PacketEvent(t: nominal + jitter, link: link, nominal: nominal)
         case .poisson:
             let t = previous + RandomDraws.exponential(rate: configuration.rateHz, using: &rng)
-            return EventQueue.Event(t: t, link: link, nominal: t)
+            return PacketEvent(t: t, link: link, nominal: t)
         }
     }
+}
+
+/// One scheduled packet of the simulation: its time, the link it is on and, for regular arrivals, its unjittered
+/// time. Ties in time go to the lower link index, so runs are deterministic.
+struct PacketEvent: Comparable {
+    var t: Double
+    var link: Int
+    var nominal: Double
+
+    /// Earlier time first, then the lower link index.
+    static func < (a: PacketEvent, b: PacketEvent) -> Bool { a.t < b.t || (a.t == b.t && a.link < b.link) }
 }
