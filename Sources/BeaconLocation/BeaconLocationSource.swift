@@ -8,8 +8,8 @@ import Positioning
 /// `InputRunner`; every fix updates its target, and observers (the web feed, the API, metrics; MQTT, Home
 /// Assistant and history next) follow the source.
 ///
-/// Status: `initialising` until `run` starts, `available` once an input delivers, `unavailable` while every
-/// input has failed and waits for its restart, `inactive` after `stop()`.
+/// Status: `initialising` until an input delivers, then `available`; `inactive` after `stop()`; `unavailable` when
+/// the run ends with an error (it does not while failed inputs are restarted, `restartDelaySeconds`).
 public final class BeaconLocationSource: LocationSource, @unchecked Sendable {
     // @unchecked: the lets are Sendable; LocationSource guards its state.
     /// The runner of the inputs into the pipeline.
