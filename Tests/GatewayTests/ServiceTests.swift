@@ -59,7 +59,12 @@ extension GatewayProcessTests {
             #expect(try await GatewayProcess.get(base + "api/locations?floor=x").0 == 400)
             // A browser holding the feed open must not hold the shutdown up.
             let feed = try GatewayProcess("/usr/bin/env", ["curl", "-sN", "--max-time", "20", base + "api/feed"])
-            try await Task.sleep(for: .milliseconds(500))
+            var subscribed = false
+            for _ in 0..<100 where !subscribed {  // until the gateway counts the feed client (not a fixed pause)
+                try await Task.sleep(for: .milliseconds(100))
+                subscribed = try await GatewayProcess.get(base + "api/health").1.contains("\"subscribers\":1")
+            }
+            #expect(subscribed, "the feed client connected")
             let started = Date()
             gateway.signal(SIGTERM)
             #expect(await gateway.wait(seconds: 6), "still running 6 s after SIGTERM")

@@ -101,3 +101,33 @@ import Testing
         #expect(source.status == .inactive)
     }
 }
+
+/// The metrics observer: fixes counted, report-to-fix latency from `Location.reportedAt` on the clock, the inputs'
+/// and engine's counters added as they grow.
+@Suite struct MetricsObserverTests {
+    @Test func fixesLatencyAndCounters() {
+        let metrics = GatewayMetrics()
+        let observer = MetricsObserver(metrics: metrics, clock: ManualClock(start: 1000))
+        let source = LocationSource(id: "t", clock: ManualClock(start: 1000))
+        let fixes = (0..<9).map { i in
+            Location(LocationFix(t: Double(i), target: "self", x: 3, y: 4, horizontalAccuracy: 1, anchors: 4),
+                     reportedAt: 999.4)
+        }
+        observer.onLocationsUpdated(fixes, source: source)
+        var inputs = SourceStatistics()
+        inputs.reports = 120
+        inputs.malformed = 2
+        var engine = PositioningEngine.Counters()
+        engine.unknownAnchors = 40
+        observer.record(inputs: inputs, engine: engine)
+        inputs.reports = 130
+        observer.record(inputs: inputs, engine: engine)  // only what grew is added
+        let text = metrics.exposition()
+        #expect(text.contains("bluedot_fixes_total 9\n"))
+        #expect(text.contains("bluedot_advertising_reports_total 130\n"))
+        #expect(text.contains("bluedot_malformed_reports_total 2\n"))
+        #expect(text.contains("bluedot_unknown_anchor_observations_total 40\n"))
+        #expect(text.contains("bluedot_report_to_fix_latency_seconds_bucket{le=\"0.5\"} 0\n"))
+        #expect(text.contains("bluedot_report_to_fix_latency_seconds_bucket{le=\"1.0\"} 9\n"), "all 0.6 s")
+    }
+}

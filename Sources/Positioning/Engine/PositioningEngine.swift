@@ -21,6 +21,9 @@ public struct PositioningEngine: Sendable {
         public var invalid = 0
         /// Fixes emitted.
         public var fixes = 0
+
+        /// All zero.
+        public init() {}
     }
 
     let context: EngineContext
