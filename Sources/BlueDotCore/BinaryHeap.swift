@@ -3,24 +3,24 @@
 ///
 /// Elements order themselves (`Comparable`); give `<` a tie-break (a target id, a link index) so equal keys pop
 /// in a fixed order and runs stay deterministic. Sift-up and sift-down as in Cormen et al., *Introduction to
-/// Algorithms*, §6.
+/// Algorithms*, §6. Inlinable, so callers in other modules get it specialized for their element type.
 public struct BinaryHeap<Element: Comparable> {
-    private var elements: [Element] = []
+    @usableFromInline var elements: [Element] = []
 
     /// An empty heap.
-    public init() {}
+    @inlinable public init() {}
 
     /// The earliest element, if any.
-    public var first: Element? { elements.first }
+    @inlinable public var first: Element? { elements.first }
 
     /// Number of elements.
-    public var count: Int { elements.count }
+    @inlinable public var count: Int { elements.count }
 
     /// Whether the heap holds nothing.
-    public var isEmpty: Bool { elements.isEmpty }
+    @inlinable public var isEmpty: Bool { elements.isEmpty }
 
     /// Adds an element.
-    public mutating func push(_ element: Element) {
+    @inlinable public mutating func push(_ element: Element) {
         elements.append(element)
         var child = elements.count - 1
         while child > 0 {
@@ -32,7 +32,7 @@ public struct BinaryHeap<Element: Comparable> {
     }
 
     /// Removes and returns the earliest element.
-    public mutating func popFirst() -> Element? {
+    @inlinable public mutating func popFirst() -> Element? {
         guard !elements.isEmpty else { return nil }
         elements.swapAt(0, elements.count - 1)
         let first = elements.removeLast()

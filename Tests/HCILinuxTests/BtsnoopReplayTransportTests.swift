@@ -6,9 +6,8 @@ import Testing
 
 @testable import HCILinux
 
-/// Replaying recordings as a transport, paced by a test clock that never waits.
+/// Replaying recordings as a transport, paced by test clocks: `SkippingClock` (never waits) or `ManualClock`.
 @Suite struct BtsnoopReplayTransportTests {
-    /// A clock whose sleeps return at once, jumping `now` to the deadline and logging each deadline.
     /// Writes a recording: command at 0 s, events at 0.5 s, 1.5 s and 4 s, host ACL at 2 s, incoming ACL at 3 s.
     static func writeRecording(_ name: String) throws -> String {
         let path = BtsnoopFileReaderTests.temporaryPath(name)
@@ -83,19 +82,22 @@ import Testing
         #expect(packets.count == 3)
     }
 
-    /// Without a prompt close the wait would last 1000 s, far past the time limit.
+    /// The replay waits on a manual clock that never moves: the stream ending proves `close()` cut the 1000 s wait
+    /// short (a hang would run into the time limit).
     @Test(.timeLimit(.minutes(1))) func closeEndsAStreamWaitingForItsNextPacket() async throws {
         let path = try Self.writeRecording("close.log")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        // Real time, slowed down 1000 times: the second event would come after 1000 s.
-        let transport = BtsnoopReplayTransport(path: path, pacing: .recorded(speed: 0.001))
+        // Slowed down 1000 times: the second event would come 1000 s after the first.
+        let clock = ManualClock(start: 100)
+        let transport = BtsnoopReplayTransport(path: path, pacing: .recorded(speed: 0.001), clock: clock)
         var iterator = try await transport.open().makeAsyncIterator()
         #expect(try await iterator.next() != nil)
         Task {
-            try await Task.sleep(for: .milliseconds(50))
+            await clock.waitForSleepers()  // the wait for the second event
             await transport.close()
         }
         #expect(try await iterator.next() == nil)
+        #expect(clock.now() == 100, "no time passed: the wait did not run out")
     }
 
     @Test func missingFileFailsToOpen() async {

@@ -11,7 +11,7 @@ import Testing
         LEReadLocalSupportedFeaturesCommand.opcode, SetEventMaskCommand.opcode, LESetEventMaskCommand.opcode,
     ]
 
-    /// Runs a scanner until the fake reports scanning, then stops it; returns the scanner and its run's result.
+    /// Runs a scanner until the fake reports scanning, then stops it; returns the scanner once its run has ended.
     func scanAndStop(_ controller: FakeController, procedure: ScanConfiguration.Procedure = .automatic) async throws -> LEScanner {
         let scanner = Fixture.scanner(controller, procedure: procedure)
         let run = Task { try await scanner.run { _ in } }

@@ -29,7 +29,7 @@ enum Fixture {
         return SwiftLogNoOpLogHandler()
     }
 
-    /// A scanner over `controller` with short deadlines and backoff on `clock`, a manual clock that stands still
+    /// A scanner over `controller` with a short backoff, waiting on `clock`: a manual clock that stands still
     /// unless the test advances it (so sightings are stamped with its reading and no deadline fires by itself).
     static func scanner(
         _ controller: FakeController, procedure: ScanConfiguration.Procedure = .automatic,

@@ -81,13 +81,17 @@ public final class RecordingSource: ObservationSource {
             var counted = SourceStatistics()
             do {
                 for try await packet in packets {
-                    if state.withLock({ $0.stopped }) || Task.isCancelled { break }
                     let now = clock.now()
                     decoder.decode(packet, timestamp: now) { deliver($0, now) }
                     let run = Self.statistics(of: decoder)
                     let delta = run.minus(counted)
-                    state.withLock { $0.statistics.add(delta) }
                     counted = run
+                    // One lock per packet: the counters, and whether to stop.
+                    let stopped = state.withLock { s in
+                        s.statistics.add(delta)
+                        return s.stopped
+                    }
+                    if stopped || Task.isCancelled { break }
                 }
             } catch {
                 await transport.close()
