@@ -12,7 +12,7 @@ public final class ManualClock: BlueDotClock {
         var now: Double
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state: LockedValue<State>
@@ -72,15 +72,28 @@ public final class ManualClock: BlueDotClock {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Waits until at least `count` tasks sleep on this clock, so a test can advance time deterministically.
+    /// Waits until at least `count` tasks sleep on this clock, so a test can advance time deterministically;
+    /// returns early when the waiting task is cancelled (a test's time limit), so a wrong count cannot hang a run.
     public func waitForSleepers(count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.sleepers.count >= count { return true }
-                s.sleeperWaiters.append((count, continuation))
-                return false
+        let id = state.withLock { s -> UInt64 in
+            s.nextID += 1
+            return s.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { s -> Bool in
+                    if s.sleepers.count >= count || Task.isCancelled { return true }
+                    s.sleeperWaiters.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                guard let index = s.sleeperWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return s.sleeperWaiters.remove(at: index).continuation
+            }
+            waiter?.resume()
         }
     }
 }

@@ -137,7 +137,7 @@ import Testing
         #expect(source.status == .initialising)
         let running = Task { await source.run() }
         while source.locations.count < 2 {
-            await clock.waitForSleepers()
+            await clock.waitForSleepers(count: 3)  // both inputs and the ticker: nobody lags behind the time
             clock.advance(by: 0.25)
         }
         #expect(source.status == .available)

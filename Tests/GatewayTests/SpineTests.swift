@@ -43,12 +43,13 @@ import Testing
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
-    /// Advances the clock a quarter second at a time (each time something sleeps on it) until `done`.
-    static func drive(_ clock: ManualClock, until done: () -> Bool) async {
+    /// Advances the clock a quarter second at a time until `done`, each time once `sleepers` tasks wait on it (every
+    /// input, the runner's ticker and the service's housekeeping), so no task lags behind the time.
+    static func drive(_ clock: ManualClock, sleepers: Int, until done: () -> Bool) async {
         for _ in 0..<2_000 where !done() {
-            await clock.waitForSleepers()
+            await clock.waitForSleepers(count: sleepers)
             clock.advance(by: 0.25)
-            await Task.yield()
+            try? await Task.sleep(for: .milliseconds(1))  // lets the observers' tasks catch up with the hub
         }
     }
 
@@ -60,12 +61,13 @@ import Testing
             return
         }
         let service = Task { try await app.locationService.run() }
-        await Self.drive(clock) { app.hub.drawing(of: "self") != nil && app.hub.current.first?.t ?? 0 >= 1003 }
+        // The input, the ticker and the housekeeping sleep on the clock.
+        await Self.drive(clock, sleepers: 3) { app.hub.drawing(of: "self") != nil && app.hub.current.first?.t ?? 0 >= 1003 }
         #expect(dataSource.status == .started)
         let fix = try #require(app.hub.current.first)
         #expect(fix.target == "self" && abs(fix.x - 4) < 0.5 && abs(fix.y - 3) < 0.5)
         #expect(fix.latitude != nil, "the venue's origin gives coordinates")
-        await Self.drive(clock) { app.metrics.exposition().contains("bluedot_unknown_anchor_observations_total 1") }
+        await Self.drive(clock, sleepers: 2) { app.metrics.exposition().contains("bluedot_unknown_anchor_observations_total 1") }
         let text = app.metrics.exposition()
         #expect(!text.contains("bluedot_fixes_total 0\n"))
         #expect(text.contains("bluedot_advertising_reports_total"))
@@ -84,11 +86,11 @@ import Testing
         }
         let feed = app.hub.subscribe()
         let service = Task { try await app.locationService.run() }
-        await Self.drive(clock) { app.hub.targetCount == 2 }
+        await Self.drive(clock, sleepers: 4) { app.hub.targetCount == 2 }  // two inputs, ticker, housekeeping
         #expect(source.status == .available)
         #expect(source.runner.pipeline.liveTargets == 2, "one engine for both inputs")
         // The inputs end after 5 s; 60 s later nobody has heard either tag: the source deletes them.
-        await Self.drive(clock) { app.hub.targetCount == 0 }
+        await Self.drive(clock, sleepers: 2) { app.hub.targetCount == 0 }
         #expect(source.locations.isEmpty)
         service.cancel()
         try await service.value

@@ -51,13 +51,15 @@ final class SightingSink: Sendable {
     func append(_ sighting: Sighting) { storage.withLock { $0.append(sighting) } }
 }
 
-/// Moves `clock` on by `step` each time something sleeps on it, until `condition` holds (at most `limit` steps):
-/// time passes for the scanner's backoff and deadlines only as the test says.
-func advance(_ clock: ManualClock, by step: Double, until condition: () -> Bool, limit: Int = 10_000) async -> Bool {
-    for _ in 0..<limit where !condition() {
-        await clock.waitForSleepers()
-        clock.advance(by: step)
-        await Task.yield()
+/// Moves `clock` on by `step` whenever something sleeps on it, until `condition` holds (or `timeout` of real time
+/// passes, a hang guard): time passes for the scanner's backoff and deadlines only as the test says. It polls,
+/// because once the condition is about to hold nothing may sleep on the clock any more.
+func advance(_ clock: ManualClock, by step: Double, until condition: () -> Bool,
+             timeout: Duration = .seconds(30)) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() && ContinuousClock.now < deadline {
+        if clock.sleeperCount > 0 { clock.advance(by: step) }
+        try? await Task.sleep(for: .milliseconds(1))
     }
     return condition()
 }
