@@ -51,19 +51,6 @@ final class SightingSink: Sendable {
     func append(_ sighting: Sighting) { storage.withLock { $0.append(sighting) } }
 }
 
-/// Moves `clock` on by `step` whenever something sleeps on it, until `condition` holds (or `timeout` of real time
-/// passes, a hang guard): time passes for the scanner's backoff and deadlines only as the test says. It polls,
-/// because once the condition is about to hold nothing may sleep on the clock any more.
-func advance(_ clock: ManualClock, by step: Double, until condition: () -> Bool,
-             timeout: Duration = .seconds(30)) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() && ContinuousClock.now < deadline {
-        if clock.sleeperCount > 0 { clock.advance(by: step) }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
-}
-
 /// Polls `condition` every 2 ms until it holds or `timeout` passes; returns whether it held. The timeout is generous
 /// because other suites run CPU-heavy work on the same small cooperative pool; a passing check returns at once.
 func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {

@@ -34,9 +34,14 @@ import Testing
         controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -50)]))
         #expect(await eventually { sink.sightings.count == 1 })
         controller.dropLink()
-        // Two failed reopens, each followed by a backoff of 5-20 ms on the scanner's clock, which the test moves.
-        #expect(await advance(clock, by: 0.02, until: { controller.opens == 2 && scanner.isScanning }))
-        #expect(clock.now() >= 0.015 && clock.now() < 10, "the backoffs (5 + 10 ms) passed on the clock, no command deadline: \(clock.now())")
+        // Three backoffs (5, 10, 20 ms: before each of two failed reopens and the one that succeeds) on the scanner's
+        // clock, which the test moves; until the link is back nothing else sleeps on it (no command is pending).
+        for _ in 0..<3 {
+            await clock.waitForSleepers()
+            clock.advance(by: 0.02)
+        }
+        #expect(await eventually { controller.opens == 2 && scanner.isScanning })
+        #expect(clock.now() >= 0.015 && clock.now() < 10, "the backoffs (5 + 10 + 20 ms) passed on the clock, no command deadline: \(clock.now())")
         controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -51)]))
         #expect(await eventually { sink.sightings.count == 2 })
         scanner.stop()
