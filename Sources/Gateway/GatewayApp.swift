@@ -50,8 +50,13 @@ public struct GatewayApp: Sendable {
         let made = LockedValue(Optional(first))
         let makeInputs: @Sendable () -> [any ObservationSource] = {
             if let fresh = made.withLock({ made in defer { made = nil }; return made }) { return fresh }
-            return (try? SourceFactory.make(configuration, venue: venue, recorder: recording, clock: clock,
-                                            logger: logger)) ?? []
+            do {
+                return try SourceFactory.make(configuration, venue: venue, recorder: recording, clock: clock,
+                                              logger: logger)
+            } catch {
+                logger.error("cannot make the inputs again; the source has none", metadata: ["error": "\(error)"])
+                return []
+            }
         }
         let spine = GatewaySpine.make(
             mode: configuration.mode, makeInputs: makeInputs, venue: venue, engine: engine, clock: clock,
