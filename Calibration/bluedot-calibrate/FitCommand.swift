@@ -1,8 +1,8 @@
 import ArgumentParser
 import CalibrationKit
+import Formats
 import Foundation
 import Positioning
-import Formats
 
 /// `bluedot-calibrate fit`: per-anchor path-loss calibration from surveys, with flags, a calibrated venue and a
 /// report.

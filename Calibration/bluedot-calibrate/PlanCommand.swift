@@ -1,9 +1,9 @@
 import ArgumentParser
 import CalibrationDrawing
 import CalibrationKit
+import Formats
 import Foundation
 import Positioning
-import Formats
 
 /// `bluedot-calibrate plan`: the predicted accuracy map of a venue (Cramér-Rao bound), placement suggestions
 /// and the anchor ranking.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import CalibrationKit
+import Formats
 import Foundation
 import Logging
 import Positioning
-import Formats
 
 /// `bluedot-calibrate survey`: guided recording at known points, appended to a survey file.
 struct SurveyCommand: AsyncParsableCommand {

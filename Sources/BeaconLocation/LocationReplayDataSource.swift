@@ -1,7 +1,7 @@
-import LocationDisplay
-import Positioning
 import BlueDotCore
 import Formats
+import LocationDisplay
+import Positioning
 
 /// Plays a location JSONL file (the location stream of `docs/formats.md`) as a data source, paced by its `t`
 /// values on an injected clock, keeping the recorded timestamps.

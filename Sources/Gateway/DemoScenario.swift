@@ -1,7 +1,7 @@
 import BeaconLocation
 import BlueDotCore
-import Positioning
 import Formats
+import Positioning
 
 /// `bluedot demo`'s data, built deterministically at start-up from the bundled files: the demo lab venue (the
 /// BOUN TETAM room's geometry and receivers, invented iBeacons, two drawn floor plans), a self-mode walk through

@@ -1,7 +1,7 @@
 import BeaconLocation
 import BlueDotCore
-import Foundation
 import Formats
+import Foundation
 import Hummingbird
 import LocationDisplay
 import Logging

@@ -1,5 +1,5 @@
-import Foundation
 import BlueDotCore
+import Foundation
 
 /// Plays the first track (or, without one, the first route) of a GPX 1.1 file, like ArcGIS Runtime's simulated
 /// source fed from GPX.

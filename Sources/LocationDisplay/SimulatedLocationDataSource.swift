@@ -1,5 +1,5 @@
-import Foundation
 import BlueDotCore
+import Foundation
 
 /// A source that walks a polyline at a constant speed, or plays given locations, on an injected clock: for demos
 /// and tests, like ArcGIS Runtime's `SimulatedLocationDataSource`.

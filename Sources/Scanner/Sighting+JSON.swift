@@ -1,5 +1,5 @@
-import HCI
 import BlueDotCore
+import HCI
 
 extension Sighting {
     /// The sighting as one JSON line (no newline), keys in a fixed order:

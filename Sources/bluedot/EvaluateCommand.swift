@@ -1,6 +1,6 @@
 import ArgumentParser
-import Positioning
 import Formats
+import Positioning
 
 /// `bluedot evaluate`: scores a location stream against ground truth (docs/evaluation.md).
 struct EvaluateCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import BeaconLocation
+import Formats
 import Foundation
 import Positioning
-import Formats
 
 /// `bluedot replay`: observation JSONL in, location JSONL out, causal and byte-for-byte deterministic.
 struct ReplayCommand: ParsableCommand {

@@ -1,5 +1,5 @@
-import BlueDotCore
 import ArgumentParser
+import BlueDotCore
 import ControllerOptions
 import Foundation
 import Gateway

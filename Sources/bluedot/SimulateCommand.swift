@@ -1,7 +1,7 @@
 import ArgumentParser
+import Formats
 import Foundation
 import Positioning
-import Formats
 
 /// `bluedot simulate`: synthetic observations for a venue and a track (docs/formats.md).
 struct SimulateCommand: ParsableCommand {

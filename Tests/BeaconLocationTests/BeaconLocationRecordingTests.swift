@@ -1,13 +1,13 @@
 import BeaconLocation
+import BlueDotCore
 import Foundation
 import HCI
 import HCILinux
 import LocationDisplay
+import Logging
 import Positioning
 import Scanner
-import Logging
 import Testing
-import BlueDotCore
 
 /// A logger that drops everything, for sources whose failures the tests provoke on purpose.
 let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })

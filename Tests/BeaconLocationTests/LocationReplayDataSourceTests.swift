@@ -1,10 +1,10 @@
 import BeaconLocation
+import BlueDotCore
+import Formats
 import Foundation
 import LocationDisplay
 import Positioning
 import Testing
-import BlueDotCore
-import Formats
 
 @Suite("LocationReplayDataSource")
 struct LocationReplayDataSourceTests {

@@ -1,7 +1,7 @@
+import BlueDotCore
 import Foundation
 import HCI
 import Positioning
-import BlueDotCore
 
 /// A simulated walk past iBeacons at known places, written as a btsnoop recording of the LE Advertising Report
 /// events a controller would have sent: the fixture of the end-to-end recording test, built at test time from a

@@ -1,7 +1,7 @@
+import Formats
 import Foundation
 import Positioning
 import Testing
-import Formats
 
 /// The `survey` command over a live H4 transport: the Bumble virtual world (Tools/virtual-world/world.py, its
 /// default beacons.json, noise 0) with the operator's answer piped in. Needs a Python with bumble

@@ -1,9 +1,9 @@
 import CalibrationKit
+import Formats
 import Foundation
 import HCI
 import Positioning
 import Testing
-import Formats
 
 /// The `survey` command over a btsnoop recording with the operator's answers piped to stdin.
 @Suite struct SurveyCommandTests {

@@ -1,8 +1,8 @@
 import CalibrationKit
+import Formats
 import Foundation
 import Positioning
 import Testing
-import Formats
 
 /// `fit` on the WUT robot survey (../shared/data/wut-flat-robot): skipped when the data folder is missing,
 /// failed instead with BLUEDOT_REQUIRE_INTEGRATION=1.

@@ -1,9 +1,9 @@
 import BeaconLocation
+import BlueDotCore
 import Gateway
 import LocationDisplay
 import Positioning
 import Testing
-import BlueDotCore
 
 /// The hub: each target's drawing state comes from its `LocationDisplay`; the feed sends the snapshot first,
 /// then fixes, stale (grey) and removed targets, in order.

@@ -1,11 +1,11 @@
 import BeaconLocation
 import BlueDotCore
 import Foundation
-@testable import Gateway
 import HummingbirdTesting
 import LocationDisplay
 import Positioning
 import Testing
+@testable import Gateway
 
 /// One projection: the gateway's API and feed, the display engine and the web page put a fix at the same place.
 /// Before, the gateway projected with the mean Earth radius and the display engine with the semi-major axis: the

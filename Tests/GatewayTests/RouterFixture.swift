@@ -1,9 +1,9 @@
-import Foundation
 import BeaconLocation
+import BlueDotCore
+import Foundation
 import Gateway
 import LocationDisplay
 import Positioning
-import BlueDotCore
 
 /// A small world for router tests: a venue with three anchors and a plan, a web root and a fake Leaflet folder
 /// in a scratch directory, a hub with two fixes.

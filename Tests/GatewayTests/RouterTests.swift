@@ -1,9 +1,9 @@
 import BeaconLocation
-import LocationDisplay
 import Foundation
 import Gateway
 import Hummingbird
 import HummingbirdTesting
+import LocationDisplay
 import Positioning
 import Testing
 

@@ -1,7 +1,7 @@
+import BlueDotCore
 import Foundation
 import LocationDisplay
 import Testing
-import BlueDotCore
 
 /// The path of a GPX fixture.
 func gpxFixture(_ name: String) -> String {

@@ -1,7 +1,7 @@
+import BlueDotCore
 import Foundation
 import LocationDisplay
 import Testing
-import BlueDotCore
 
 /// Answers the example's fetches from a script: each entry is a JSON body or an error.
 final class ScriptedFetcher: Sendable {

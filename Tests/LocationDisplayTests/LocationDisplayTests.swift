@@ -1,6 +1,6 @@
+import BlueDotCore
 import LocationDisplay
 import Testing
-import BlueDotCore
 
 @Suite("LocationDisplay auto-pan and drawing")
 struct LocationDisplayTests {

@@ -1,6 +1,6 @@
+import BlueDotCore
 import LocationDisplay
 import Testing
-import BlueDotCore
 
 /// Records observer callbacks and lets a test wait for a number of them.
 final class RecordingObserver: LocationSourceObserver {

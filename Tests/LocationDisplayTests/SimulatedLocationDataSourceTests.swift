@@ -1,7 +1,7 @@
+import BlueDotCore
 import Foundation
 import LocationDisplay
 import Testing
-import BlueDotCore
 
 @Suite("SimulatedLocationDataSource")
 struct SimulatedLocationDataSourceTests {

@@ -1,5 +1,5 @@
-import LocationDisplay
 import BlueDotCore
+import LocationDisplay
 
 /// Errors the test sources fail with.
 enum TestSourceError: Error, Equatable {

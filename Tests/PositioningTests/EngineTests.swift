@@ -1,7 +1,7 @@
+import Formats
 import Foundation
 import Testing
 @testable import Positioning
-import Formats
 
 /// A simulated walk: a target going round a 10 m x 6 m rectangle at 1 m/s in the test venue, each anchor
 /// sending 5 packets/s with Gaussian shadowing and 5% outliers 20 dB low.

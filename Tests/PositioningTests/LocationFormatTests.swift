@@ -1,7 +1,7 @@
-import Testing
-@testable import Positioning
 import BlueDotCore
 import Formats
+import Testing
+@testable import Positioning
 
 @Suite struct LocationFormatTests {
     @Test func fixedDecimals() {

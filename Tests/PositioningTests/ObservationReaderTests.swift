@@ -1,8 +1,8 @@
+import BlueDotCore
+import Formats
 import Foundation
 import Testing
 @testable import Positioning
-import BlueDotCore
-import Formats
 
 /// Serves bytes in chunks of seeded random sizes (1 ... maxChunk), whatever size the reader asks for.
 struct RandomSplitSource: ByteChunkSource {

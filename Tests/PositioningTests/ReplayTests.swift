@@ -1,7 +1,7 @@
+import Formats
 import Foundation
 import Testing
 @testable import Positioning
-import Formats
 
 /// Replays of small slices of the real data and the bad-input paths of a replay.
 ///

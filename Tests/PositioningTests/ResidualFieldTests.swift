@@ -1,7 +1,7 @@
+import Formats
 import Foundation
 import Testing
 @testable import Positioning
-import Formats
 
 @Suite struct ResidualFieldTests {
     /// A known smooth bias, dB.

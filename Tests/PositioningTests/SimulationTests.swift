@@ -1,8 +1,8 @@
+import BlueDotCore
+import Formats
 import Foundation
 import Testing
 @testable import Positioning
-import BlueDotCore
-import Formats
 
 @Suite struct SimulationTests {
     let venue = Venue(name: "square", model: PathLossModel(measuredPowerDBm: -59, pathLossExponent: 2.2,

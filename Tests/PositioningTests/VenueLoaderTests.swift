@@ -1,7 +1,7 @@
+import Formats
 import Foundation
 import Testing
 @testable import Positioning
-import Formats
 
 @Suite struct VenueLoaderTests {
     /// The error message for venue JSON `text`, or nil if it loads.

@@ -1,8 +1,8 @@
 import BlueDotCore
 import Foundation
 import HCI
-import Synchronization
 import Logging
+import Synchronization
 @testable import Scanner
 
 /// Builders shared by the scanner tests.

@@ -1,7 +1,7 @@
+import BlueDotCore
 import HCI
 import Testing
 @testable import Scanner
-import BlueDotCore
 
 /// The exact JSON line of each kind of sighting.
 @Suite struct SightingJSONTests {

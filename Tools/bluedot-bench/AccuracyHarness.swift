@@ -1,6 +1,6 @@
+import Formats
 import Foundation
 import Positioning
-import Formats
 
 /// `bluedot-bench accuracy [DATA_DIR] [key=value ...]`: replays every visible set of `sets.json` in-process
 /// with one engine configuration and prints the scoring table (the tuning loop; `Tools/accuracy.sh` runs the

@@ -1,6 +1,6 @@
+import Formats
 import Foundation
 import Positioning
-import Formats
 
 /// The gateway benchmark's synthetic tag-mode site: receivers on a square-ish 5 m grid, tags walking at
 /// 1 m/s with a new random heading every 5 s (reflected at the edges), each tag heard every 1/rate s by its 6

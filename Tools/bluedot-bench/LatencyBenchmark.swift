@@ -1,9 +1,9 @@
 import BeaconLocation
+import BlueDotCore
 import Foundation
 import HCI
 import LocationDisplay
 import Positioning
-import BlueDotCore
 
 /// `bluedot-bench latency`: how long an advertising report takes from entering the beacon source to its
 /// location reaching a listener.

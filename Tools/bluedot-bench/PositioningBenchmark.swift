@@ -1,6 +1,6 @@
+import BlueDotCore
 import Foundation
 import Positioning
-import BlueDotCore
 
 /// `bluedot-bench positioning`: engine throughput on a synthetic stream (release build, one core).
 ///

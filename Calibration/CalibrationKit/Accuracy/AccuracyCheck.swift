@@ -1,6 +1,6 @@
+import Formats
 import Foundation
 import Positioning
-import Formats
 
 /// `accuracy`: replays each test set through the positioning engine exactly as `bluedot replay --calibrate`
 /// does (venue calibrated on the set's surveys by `SurveyCalibration`, target height from the survey, the

@@ -1,6 +1,6 @@
+import Formats
 import Foundation
 import Positioning
-import Formats
 
 /// The guided survey loop: ask where the target is, record there, append survey lines, repeat.
 ///

@@ -1,5 +1,5 @@
-import Positioning
 import Foundation
+import Positioning
 
 /// Something that hands out the bytes of a stream a chunk at a time (a file, or memory in tests).
 public protocol ByteChunkSource {

@@ -1,5 +1,5 @@
-import Positioning
 import Foundation
+import Positioning
 
 /// Reads small strict JSONL files (truth, locations) line by line: blank lines are skipped, any other bad line
 /// is an error naming the file and line.

@@ -1,5 +1,5 @@
-import Positioning
 import BlueDotCore
+import Positioning
 
 /// Writes location-stream lines (`docs/formats.md`, "Location stream") byte-for-byte deterministically.
 ///

@@ -1,5 +1,5 @@
-import Positioning
 import Foundation
+import Positioning
 
 /// Streams an observation or survey JSONL file in time order, counting every line it cannot use.
 ///

@@ -1,5 +1,5 @@
-import Positioning
 import BlueDotCore
+import Positioning
 
 /// Writes observation, survey and truth lines in the datasets' layout, deterministically.
 ///

@@ -1,5 +1,5 @@
-import Positioning
 import Foundation
+import Positioning
 
 /// Reads and validates venue files (`docs/formats.md`, "Venue file").
 ///

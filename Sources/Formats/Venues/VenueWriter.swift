@@ -1,5 +1,5 @@
-import Positioning
 import BlueDotCore
+import Positioning
 
 /// Writes a venue as JSON that `VenueLoader` reads back to an equal venue (e.g. to save a calibrated venue).
 ///

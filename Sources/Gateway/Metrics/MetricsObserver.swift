@@ -1,8 +1,8 @@
 import BeaconLocation
 import BlueDotCore
-import Prometheus
 import LocationDisplay
 import Positioning
+import Prometheus
 
 /// An observer of the spine's `LocationSource` that counts fixes and records the report-to-fix latency (clock
 /// time at delivery minus `Location.reportedAt`) in the gateway's metrics.

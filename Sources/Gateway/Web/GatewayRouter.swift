@@ -3,8 +3,6 @@ import Formats
 import Hummingbird
 import LocationDisplay
 import Positioning
-import BlueDotCore
-import Formats
 
 /// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, the display engine's
 /// auto-pan settings, current locations, the push feed, health and metrics, behind the bearer token when one is set.
