@@ -15,7 +15,7 @@ extension Location {
         var latitude = fix.latitude, longitude = fix.longitude, course = fix.course
         if latitude == nil || longitude == nil, let origin {
             (latitude, longitude) = origin.geographic(x: fix.x, y: fix.y)
-            course = course.map { Self.normalizedDegrees($0 + origin.bearingDegrees) }
+            course = course.map { Degrees.normalized($0 + origin.bearingDegrees) }
         }
         self.init(x: fix.x, y: fix.y, z: fix.z, latitude: latitude, longitude: longitude, floor: fix.floor,
                   timestamp: fix.t, horizontalAccuracyMeters: fix.horizontalAccuracy,
@@ -32,16 +32,11 @@ extension Location {
     public func onPlan(bearingDegrees: Double) -> Location {
         var plan = self
         if latitude != nil, let course = courseDegrees {
-            plan.courseDegrees = Self.normalizedDegrees(course - bearingDegrees)
+            plan.courseDegrees = Degrees.normalized(course - bearingDegrees)
         }
         plan.latitude = nil
         plan.longitude = nil
         return plan
-    }
-
-    static func normalizedDegrees(_ degrees: Double) -> Double {
-        let turned = degrees.truncatingRemainder(dividingBy: 360)
-        return turned < 0 ? turned + 360 : turned
     }
 }
 

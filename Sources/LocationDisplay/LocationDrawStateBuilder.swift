@@ -28,16 +28,11 @@ struct LocationDrawStateBuilder {
         }
         let radius = location.horizontalAccuracyMeters * (latitude.map(WebMercator.scaleFactor(latitude:)) ?? 1)
         let screen = viewport.screenPoint(of: mapLocation)
-        let rotation = symbol == .default || symbol == .acquiring ? 0 : normalized(direction - viewport.rotationDegrees)
+        let rotation = symbol == .default || symbol == .acquiring ? 0 : Degrees.normalized(direction - viewport.rotationDegrees)
         return LocationDrawState(
             symbol: symbol, mapLocation: mapLocation, screenX: screen.x, screenY: screen.y,
             symbolRotationDegrees: rotation, accuracyRadiusMapUnits: radius,
             accuracyRadiusPixels: radius / viewport.unitsPerPixel, isGrey: grey,
             ping: settings.showPingAnimation && !grey, pingSequence: pingSequence, floor: location.floor)
-    }
-
-    private func normalized(_ degrees: Double) -> Double {
-        let r = degrees.truncatingRemainder(dividingBy: 360)
-        return r < 0 ? r + 360 : r
     }
 }

@@ -1,5 +1,5 @@
 /// The state of a many-target `LocationSource`, after MapsIndoors' `MPLocationSourceStatus`.
-public enum LocationSourceStatus: Sendable, Hashable {
+public enum LocationSourceStatus: Sendable, Hashable, CustomStringConvertible {
     /// Delivering locations.
     case available
     /// Cannot deliver now (receivers offline, upstream failed).
@@ -8,6 +8,16 @@ public enum LocationSourceStatus: Sendable, Hashable {
     case initialising
     /// Switched off on purpose.
     case inactive
+
+    /// A lower-case name for logs, the feed and `/api/health`.
+    public var description: String {
+        switch self {
+        case .available: "available"
+        case .unavailable: "unavailable"
+        case .initialising: "initialising"
+        case .inactive: "inactive"
+        }
+    }
 }
 
 /// One thing a `LocationSource` tells its observers.

@@ -12,16 +12,15 @@ import Scanner
 public final class ScannerSource: ObservationSource {
     /// The link to the controller.
     public let transport: any HCITransport
-    private let mapper: SightingMapper
     private let makeScanner: @Sendable () -> LEScanner
-    /// The scanner of the run in progress, the counters of the runs before it, and whether `stop()` was called.
-    private let state = LockedValue(State())
+    /// The scanner of the run in progress, the counters of the runs before it, the sightings mapped to observations
+    /// (with their counts), and whether `stop()` was called.
+    private let state: LockedValue<State>
 
     private struct State {
         var current: LEScanner?
         var finished = SourceStatistics()
-        var withoutRSSI = 0
-        var observations = 0
+        var mapping: ObservationDecoder
         var stopped = false
     }
 
@@ -32,7 +31,7 @@ public final class ScannerSource: ObservationSource {
         recorder: (any HCIPacketRecorder)? = nil, clock: any BlueDotClock, logger: Logger
     ) {
         self.transport = transport
-        self.mapper = mapper
+        state = LockedValue(State(mapping: ObservationDecoder(mapper: mapper)))
         makeScanner = {
             LEScanner(transport: transport, configuration: configuration, recorder: recorder, clock: clock,
                       logger: logger)
@@ -50,8 +49,8 @@ public final class ScannerSource: ObservationSource {
         state.withLock { state in
             var out = state.finished
             if let current = state.current { out.add(Self.statistics(of: current)) }
-            out.withoutRSSI = state.withoutRSSI
-            out.observations = state.observations
+            out.withoutRSSI = state.mapping.sightingsWithoutRSSI
+            out.observations = state.mapping.observations
             return out
         }
     }
@@ -81,15 +80,9 @@ public final class ScannerSource: ObservationSource {
                 state.current = nil
             }
         }
-        let mapper = mapper
         let state = state
         try await scanner.run(onScanning: started) { sighting in
-            if let o = mapper.observation(for: sighting) {
-                state.withLock { $0.observations += 1 }
-                deliver(o, sighting.timestamp)
-            } else {
-                state.withLock { $0.withoutRSSI += 1 }
-            }
+            if let o = state.withLock({ $0.mapping.map(sighting) }) { deliver(o, sighting.timestamp) }
         }
     }
 

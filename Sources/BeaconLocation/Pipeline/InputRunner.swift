@@ -71,9 +71,6 @@ public final class InputRunner: Sendable {
         inputs.reduce(into: SourceStatistics()) { $0.add($1.statistics) }
     }
 
-    /// The inputs' names, for logs and health (`scan:hci0 + observations:walk.jsonl`).
-    public var name: String { inputs.map(\.name).joined(separator: " + ") }
-
     /// Runs until `stop()`, or until every input ended (with `finishWhenInputsEnd`), or an input failed (without
     /// a restart delay: rethrown). `onStarted` is called once, when the first input starts delivering.
     public func run(onStarted: @escaping @Sendable () -> Void = {}) async throws {

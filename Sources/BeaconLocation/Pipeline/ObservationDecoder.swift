@@ -3,7 +3,8 @@ import Positioning
 import Scanner
 
 /// HCI packets to observations: the scanner's `SightingDecoder`, then `SightingMapper`, with the counts of both.
-/// Recordings (replayed live or read whole by `RecordingReplay`) and `BeaconLocationDataSource` decode through it.
+/// Recordings (replayed live or read whole by `RecordingReplay`) decode through it; a live scanner's sightings,
+/// decoded by its `LEScanner`, are mapped and counted through `map(_:)` (`ScannerSource`).
 public struct ObservationDecoder: Sendable {
     /// How sightings become observations.
     public let mapper: SightingMapper

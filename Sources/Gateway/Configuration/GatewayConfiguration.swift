@@ -110,7 +110,12 @@ extension GatewayConfiguration.Source {
     }
 
     /// Packets heard by a radio, live or recorded: mapped to observations by the gateway's mode.
-    public var isRadio: Bool { isController || key == "replay" }
+    public var isRadio: Bool {
+        switch self {
+        case .hci, .h4TCP, .h4TTY, .replay: true
+        case .observations, .simulate: false
+        }
+    }
 
     /// Kinds that replace each other: the controllers are one kind, each file another.
     var kind: String { isController ? "controller" : key }

@@ -59,23 +59,13 @@ public enum FeedEvent: Sendable, Hashable {
         case .removed(let target):
             return "{\"target\":\(JSONText.quoted(target))}"
         case .status(let status):
-            return "{\"status\":\(JSONText.quoted(Self.name(of: status)))}"
+            return "{\"status\":\(JSONText.quoted(status.description))}"
         }
     }
 
     /// The complete SSE frame: `id`, `event` and `data` lines and the blank line ending it.
     public func frame(id: UInt64) -> String {
         "id: \(id)\nevent: \(name)\ndata: \(json)\n\n"
-    }
-
-    /// The status's name in the feed and `/api/health`.
-    public static func name(of status: LocationSourceStatus) -> String {
-        switch status {
-        case .available: "available"
-        case .unavailable: "unavailable"
-        case .initialising: "initialising"
-        case .inactive: "inactive"
-        }
     }
 
     /// A drawing state as a JSON object.

@@ -98,7 +98,7 @@ public enum GatewayRouter {
             let now = d.clock.now()
             return json(
                 "{\"status\":\"ok\",\"source\":\(JSONText.quoted(d.sourceName)),"
-                    + "\"sourceStatus\":\(JSONText.quoted(FeedEvent.name(of: d.source.status))),"
+                    + "\"sourceStatus\":\(JSONText.quoted(d.source.status.description)),"
                     + "\"targets\":\(d.hub.targetCount),"
                     + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
         }
