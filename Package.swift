@@ -11,8 +11,10 @@
 //   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources)
 //   HCI, Scanner, Positioning, Formats, LocationDisplay  <-  BeaconLocation (the spine: inputs -> one engine ->
 //       locations: BeaconLocationDataSource for self mode, BeaconLocationSource for many targets)
-//   BeaconLocation, HCILinux, ...  <-  Gateway (daemon: inputs, web feed and API as LocationSource observers, metrics)
-//   bluedot (thin executable) -> Gateway, BeaconLocation, Formats, ControllerOptions
+//   CMosquitto, BeaconLocation, Formats, LocationDisplay  <-  Site (the one MQTT module: receivers publish, the
+//       solver subscribes; libmosquitto behind a Swift client)
+//   BeaconLocation, Site, HCILinux, ...  <-  Gateway (daemon: inputs, web feed and API as LocationSource observers, metrics)
+//   bluedot (thin executable) -> Gateway, Site, BeaconLocation, Formats, ControllerOptions
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -42,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text.
@@ -71,8 +74,9 @@ let package = Package(
         // Pure maths: path loss, filters, trilateration, Kalman filter, the streaming engine, evaluation, simulation.
         .target(name: "Positioning", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
         // The interchange formats and their files: venue, observation, truth and location JSON(L) readers/writers.
-        .target(name: "Formats", dependencies: ["Positioning", "BlueDotCore"], exclude: ["README.md"],
-                swiftSettings: strict),
+        // YAML (ESPresense-companion configurations) through Yams.
+        .target(name: "Formats", dependencies: ["Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams")],
+                exclude: ["README.md"], swiftSettings: strict),
         // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
         // Glue: BeaconLocationDataSource (scanner + positioning engine -> locations) and the location replay source.
@@ -85,11 +89,29 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strict
         ),
+        // System library: Eclipse Mosquitto's MQTT client library, found through pkg-config.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        // The one MQTT module: the libmosquitto client, a receiver publishing its sightings, the site's sightings
+        // (and ESPresense nodes) as an input of the spine, locations and status published back.
+        .target(
+            name: "Site",
+            dependencies: [
+                "CMosquitto", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: strict
+        ),
         // The daemon: pipeline (source -> scanner -> engine -> fixes), web map, API, metrics, config.
         .target(
             name: "Gateway",
             dependencies: [
                 "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BeaconLocation", "BlueDotCore",
+                "Site",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -110,7 +132,7 @@ let package = Package(
             name: "bluedot",
             dependencies: [
                 "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "BeaconLocation", "Gateway", "ControllerOptions",
-                "BlueDotCore",
+                "BlueDotCore", "Site",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -146,10 +168,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Drives the built `bluedot` binary against the Bumble virtual world (Tools/virtual-world/world.py).
+        .testTarget(
+            name: "SiteTests",
+            dependencies: ["Site", "Positioning", "Formats", "BlueDotCore"],
+            swiftSettings: strict
+        ),
+        // Drives the built `bluedot` binary against the Bumble virtual world (Tools/virtual-world) and a real
+        // mosquitto broker (the site's receivers and solver, in-process and as processes).
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HCI", "HCILinux", "Scanner", "bluedot"],
+            dependencies: [
+                "HCI", "HCILinux", "Scanner", "bluedot", "Site", "Formats", "Positioning", "BlueDotCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy|latency`).

@@ -95,7 +95,7 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
         statistics.sightings = inputs.reports
         statistics.sightingsWithoutRSSI = inputs.withoutRSSI
         statistics.observations = inputs.observations
-        let counters = runner.pipeline.counters
+        let counters = runner.pipeline?.counters ?? PositioningEngine.Counters()
         statistics.unknownAnchors = counters.unknownAnchors
         statistics.lateOrOutliers = counters.late + counters.outliers
         return statistics
@@ -103,7 +103,7 @@ public final class BeaconLocationDataSource: LocationDataSource, @unchecked Send
 
     /// The inputs' counters and the engine's since the last start; nil before the first.
     public var runnerStatistics: (inputs: SourceStatistics, engine: PositioningEngine.Counters)? {
-        run.withLock { $0.runner }.map { ($0.statistics, $0.pipeline.counters) }
+        run.withLock { $0.runner }.map { ($0.statistics, $0.pipeline?.counters ?? PositioningEngine.Counters()) }
     }
 
     /// Starts the inputs; reports started when the first one delivers, or the failure of one that could not.

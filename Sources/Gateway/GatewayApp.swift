@@ -7,6 +7,7 @@ import LocationDisplay
 import Logging
 import Positioning
 import ServiceLifecycle
+import Site
 
 /// The whole daemon for one configuration: inputs → one engine → the spine's `LocationSource` → the web feed,
 /// API and metrics as its observers, and the web server, as a `ServiceGroup` that stops gracefully on SIGTERM and
@@ -61,13 +62,19 @@ public struct GatewayApp: Sendable {
         let spine = GatewaySpine.make(
             mode: configuration.mode, makeInputs: makeInputs, venue: venue, engine: engine, clock: clock,
             restartDelaySeconds: 2, logger: logger)
+        // The solver role: fixes go back to the site's broker, and the site's counters into the metrics.
+        let site = first.lazy.compactMap { $0 as? SiteSource }.first
+        let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
+        var siteMetrics: SiteMetrics?
+        if let site, let publisher { siteMetrics = SiteMetrics(metrics: metrics, site: site, publisher: publisher) }
         locationService = LocationService(
-            spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, onStop: { recording?.close() })
+            spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: publisher.map { [$0] } ?? [],
+            onHousekeeping: { [siteMetrics] in siteMetrics?.record() }, onStop: { recording?.close() })
         let webRoot = configuration.webRoot ?? defaultWebRoot ?? GatewayResources.webRoot
         dependencies = GatewayRouter.Dependencies(
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
-            sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock)
+            sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock, site: site)
         if dependencies.files.leafletRoot == nil {
             logger.warning(
                 "Leaflet not found; the page shows how to install it",

@@ -15,6 +15,11 @@ struct RunCommand: AsyncParsableCommand {
             --replay, --observations and --simulate all feed one positioning engine. Listening on an address \
             other than loopback needs --token (or the BLUEDOT_TOKEN environment variable) or --insecure. \
             SIGTERM/SIGINT stop the scan, flush the recording and exit 0.
+
+            A site over MQTT (docs/site.md): a receiver runs with --publish MQTT_URL --site SITE --receiver ID and a \
+            radio source, and publishes every report it hears; the solver runs with --mqtt MQTT_URL --site SITE \
+            --venue V --mode tag (and --espresense for ESPresense nodes) and publishes every fix. The broker \
+            password comes from --mqtt-password-file or the configuration file, never from a flag.
             """
     )
 
@@ -47,6 +52,39 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Replay speed (1 = real time).")
     var speed: Double?
 
+    @Option(help: "Solver role: take the site's receivers from this broker (mqtt://[user@]host[:port] or mqtts://...).")
+    var mqtt: String?
+    @Option(help: "Receiver role: publish every report heard to this broker (mqtt://... or mqtts://...).")
+    var publish: String?
+    @Option(help: "The site's name (one MQTT topic level).")
+    var site: String?
+    @Option(help: "Receiver role (and a solver's own radio): this receiver's id, its anchor id in the venue.")
+    var receiver: String?
+    @Option(name: .customLong("mqtt-password-file"), help: "File whose first line is the broker password.")
+    var mqttPasswordFile: String?
+    @Option(name: .customLong("mqtt-client-id"), help: "MQTT client id (default bluedot-<role>-<site>[-<receiver>]).")
+    var mqttClientID: String?
+    @Option(name: .customLong("mqtt-keepalive"), help: "MQTT keepalive, seconds (default 30).")
+    var mqttKeepalive: Int?
+    @Option(name: .customLong("mqtt-ca"), help: "CA certificates (PEM) for mqtts.")
+    var mqttCA: String?
+    @Option(name: .customLong("mqtt-cert"), help: "Client certificate (PEM) for mqtts.")
+    var mqttCert: String?
+    @Option(name: .customLong("mqtt-key"), help: "Client certificate key (PEM) for mqtts.")
+    var mqttKey: String?
+    @Option(name: .customLong("mqtt-protocol"), help: "auto (MQTT 5, falling back to 3.1.1), 5 or 3.1.1.")
+    var mqttProtocol: String?
+    @Flag(help: "Solver role: also take ESPresense nodes' reports (espresense/devices/<device>/<node>).")
+    var espresense = false
+    @Option(name: .customLong("espresense-prefix"), help: "ESPresense base topic (default espresense); implies --espresense.")
+    var espresensePrefix: String?
+    @Option(name: .customLong("publish-allow"), help: "Receiver role: comma-separated beacon-id globs to publish (default all).")
+    var publishAllow: String?
+    @Option(name: .customLong("publish-buffer"), help: "Receiver role: seconds of sightings kept while the broker is away (default 30).")
+    var publishBuffer: Double?
+    @Option(name: .customLong("reorder-window"), help: "Solver role: seconds sightings wait for slower receivers (default 0.3).")
+    var reorderWindow: Double?
+
     @OptionGroup var logging: LogOptions
 
     /// The file's settings with the flags applied over them, validated.
@@ -61,6 +99,12 @@ struct RunCommand: AsyncParsableCommand {
             ("mode", mode), ("gateway-id", gatewayID), ("listen", listen), ("record", record),
             ("token", token ?? (c.token == nil ? environment["BLUEDOT_TOKEN"] : nil)),
             ("speed", speed.map { "\($0)" }),
+            ("site", site), ("receiver", receiver), ("mqtt", mqtt), ("publish", publish),
+            ("mqtt-password-file", mqttPasswordFile), ("mqtt-client-id", mqttClientID),
+            ("mqtt-keepalive", mqttKeepalive.map { "\($0)" }), ("mqtt-ca", mqttCA), ("mqtt-cert", mqttCert),
+            ("mqtt-key", mqttKey), ("mqtt-protocol", mqttProtocol),
+            ("espresense", espresensePrefix ?? (espresense ? "true" : nil)), ("publish-allow", publishAllow),
+            ("publish-buffer", publishBuffer.map { "\($0)" }), ("reorder-window", reorderWindow.map { "\($0)" }),
         ]
         if insecure { flags.append(("insecure", "true")) }
         if loop { flags.append(("loop", "true")) }
@@ -81,7 +125,15 @@ struct RunCommand: AsyncParsableCommand {
         let app: GatewayApp
         do {
             configuration = try gatewayConfiguration(environment: ProcessInfo.processInfo.environment)
+            if configuration.isReceiver {
+                let receiver = try ReceiverApp(configuration: configuration, logger: logger)
+                try await receiver.run()
+                return
+            }
             app = try GatewayApp(configuration: configuration, logger: logger)
+        } catch let error as ConfigurationError {
+            StandardError.write("bluedot run: \(error)")
+            throw ExitCode(2)
         } catch {
             StandardError.write("bluedot run: \(error)")
             throw ExitCode(2)

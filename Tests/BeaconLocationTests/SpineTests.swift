@@ -142,7 +142,7 @@ import Testing
         }
         #expect(source.status == .available)
         #expect(Set(source.locations.keys) == ["tag-1", "tag-2"])
-        #expect(source.runner.pipeline.liveTargets == 2, "one engine tracks both")
+        #expect(source.runner.pipeline?.liveTargets == 2, "one engine tracks both")
         #expect(source.runner.statistics.observations >= 2 * 8, "both inputs counted")
         source.stop()
         await running.value

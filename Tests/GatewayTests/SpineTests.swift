@@ -88,7 +88,7 @@ import Testing
         let service = Task { try await app.locationService.run() }
         await Self.drive(clock, sleepers: 4) { app.hub.targetCount == 2 }  // two inputs, ticker, housekeeping
         #expect(source.status == .available)
-        #expect(source.runner.pipeline.liveTargets == 2, "one engine for both inputs")
+        #expect(source.runner.pipeline?.liveTargets == 2, "one engine for both inputs")
         // The inputs end after 5 s; 60 s later nobody has heard either tag: the source deletes them.
         await Self.drive(clock, sleepers: 2) { app.hub.targetCount == 0 }
         #expect(source.locations.isEmpty)

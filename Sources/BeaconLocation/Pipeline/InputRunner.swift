@@ -4,7 +4,8 @@ import Logging
 import Positioning
 
 /// Runs the spine's inputs, several at once, into one `PositioningPipeline` and hands the locations it makes
-/// to `deliver`.
+/// to `deliver`; a `tap` sees every observation first (a site's receiver publishes them, and runs without an
+/// engine).
 ///
 /// Every `tickSeconds` on the clock it releases the engine's grid up to the inputs' observation clocks
 /// (`ObservationSource.observationTime`, `releaseDelaySeconds` behind, the earliest of the running inputs so no
@@ -44,22 +45,26 @@ public final class InputRunner: Sendable {
 
     /// The inputs.
     public let inputs: [any ObservationSource]
-    /// The positioning step they feed.
-    public let pipeline: PositioningPipeline
+    /// The positioning step they feed; nil when only the tap takes them.
+    public let pipeline: PositioningPipeline?
     /// The policy.
     public let policy: Policy
     private let clock: any BlueDotClock
     private let logger: Logger
     private let deliver: @Sendable ([Location]) -> Void
+    private let tap: (@Sendable (Observation, Double) -> Void)?
     private let state = LockedValue(State())
 
-    /// Creates a runner; nothing runs until `run`.
+    /// Creates a runner; nothing runs until `run`. `tap` sees each observation (with its arrival time) before
+    /// the pipeline does.
     public init(
-        inputs: [any ObservationSource], pipeline: PositioningPipeline, clock: any BlueDotClock,
-        policy: Policy = Policy(), logger: Logger, deliver: @escaping @Sendable ([Location]) -> Void
+        inputs: [any ObservationSource], pipeline: PositioningPipeline?, clock: any BlueDotClock,
+        policy: Policy = Policy(), logger: Logger, tap: (@Sendable (Observation, Double) -> Void)? = nil,
+        deliver: @escaping @Sendable ([Location]) -> Void
     ) {
         self.inputs = inputs
         self.pipeline = pipeline
+        self.tap = tap
         self.clock = clock
         self.policy = policy
         self.logger = logger
@@ -102,7 +107,7 @@ public final class InputRunner: Sendable {
     private func work(onStarted: @escaping @Sendable () -> Void) async throws {
         // Children report whether they were an input (true) or the ticker (false).
         try await withThrowingTaskGroup(of: Bool.self) { group in
-            if policy.tickSeconds != nil {
+            if policy.tickSeconds != nil, pipeline != nil {
                 group.addTask {
                     await self.tick()
                     return false
@@ -127,7 +132,7 @@ public final class InputRunner: Sendable {
             if isStopped || policy.finishWhenInputsEnd {
                 group.cancelAll()
                 while try await group.next() != nil {}
-                let rest = isStopped ? [] : pipeline.finish()
+                let rest = isStopped ? [] : pipeline?.finish() ?? []
                 if !rest.isEmpty { deliver(rest) }
                 return
             }
@@ -139,7 +144,7 @@ public final class InputRunner: Sendable {
 
     /// Runs one input, restarting it after a failure as the policy says, until it ends or the runner stops.
     private func keepRunning(_ input: any ObservationSource, onStarted: @escaping @Sendable () -> Void) async throws {
-        let pipeline = pipeline, deliver = deliver, state = state
+        let pipeline = pipeline, deliver = deliver, state = state, tap = tap
         while !isStopped && !Task.isCancelled {
             logger.info("input starting", metadata: ["input": "\(input.name)"])
             do {
@@ -150,6 +155,8 @@ public final class InputRunner: Sendable {
                     }
                     if first { onStarted() }
                 }) { o, arrivedAt in
+                    tap?(o, arrivedAt)
+                    guard let pipeline else { return }
                     let located = pipeline.ingest(o, arrivedAt: arrivedAt)
                     if !located.isEmpty { deliver(located) }
                 }
@@ -166,7 +173,7 @@ public final class InputRunner: Sendable {
 
     /// Releases the grid by the inputs' clocks every `tickSeconds` until cancelled.
     private func tick() async {
-        guard let interval = policy.tickSeconds else { return }
+        guard let interval = policy.tickSeconds, let pipeline else { return }
         var next = clock.now() + interval
         while !Task.isCancelled {
             do { try await clock.sleep(until: next) } catch { return }

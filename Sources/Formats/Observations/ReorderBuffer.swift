@@ -6,6 +6,10 @@ import Positioning
 /// refused; any other element is admitted (and counted as reordered when older than `newest`). An element leaves
 /// once `t <= newest - tolerance`: no element admitted later can be older, so the output is non-decreasing in time.
 /// Equal times leave in arrival order. Memory holds one tolerance window of elements.
+///
+/// A live stream (a site's receivers) releases by its clock instead: `popReady(notAfter:)` lets out what is at or
+/// before a cutoff and refuses, from then on, anything older than the cutoff (with an infinite `tolerance` the
+/// cutoff alone decides).
 public struct ReorderBuffer<Element> {
     /// What happened to an offered element.
     public enum Admission: Sendable, Equatable {
@@ -19,6 +23,8 @@ public struct ReorderBuffer<Element> {
     public let tolerance: Double
     /// The newest time admitted so far.
     public private(set) var newest = -Double.infinity
+    /// The latest cutoff released by `popReady(notAfter:)`: older elements are late.
+    public private(set) var released = -Double.infinity
     private var items: [(t: Double, element: Element)] = []
     private var head = 0
 
@@ -32,7 +38,7 @@ public struct ReorderBuffer<Element> {
 
     /// Offers an element with its time.
     public mutating func insert(_ element: Element, t: Double) -> Admission {
-        if t < newest - tolerance { return .late }
+        if t < newest - tolerance || t < released { return .late }
         let reordered = t < newest
         newest = max(newest, t)
         // Insert after the last held element with time <= t (stable; usually the end).
@@ -45,6 +51,14 @@ public struct ReorderBuffer<Element> {
     /// The oldest held element if it can no longer be preceded by a later arrival.
     public mutating func popReady() -> Element? {
         guard head < items.count, items[head].t <= newest - tolerance else { return nil }
+        return popFirst()
+    }
+
+    /// The oldest held element at or before `cutoff` (a clock's time less a window); from now on anything older
+    /// than `cutoff` is refused as late, so the output stays in time order.
+    public mutating func popReady(notAfter cutoff: Double) -> Element? {
+        released = max(released, cutoff)
+        guard head < items.count, items[head].t <= cutoff else { return nil }
         return popFirst()
     }
 

@@ -1,3 +1,4 @@
+import Site
 /// The table of configuration keys: each key's name, type and how it sets a `GatewayConfiguration`.
 /// Shared by the file parser and the command-line overrides.
 public enum ConfigurationKeys {
@@ -5,6 +6,9 @@ public enum ConfigurationKeys {
     public static let all: [String] = [
         "hci", "user-channel", "h4-tcp", "h4-tty", "baud", "replay", "observations", "simulate", "venue", "mode", "gateway-id",
         "listen", "record", "token", "insecure", "loop", "speed", "interval", "stale-after", "web-root", "leaflet",
+        "mqtt", "publish", "site", "receiver", "mqtt-password-file", "mqtt-password", "mqtt-client-id", "mqtt-keepalive",
+        "mqtt-ca", "mqtt-cert", "mqtt-key", "mqtt-protocol", "espresense", "publish-allow", "publish-buffer",
+        "reorder-window",
     ]
 
     /// Sets `key` from its text `value`; throws the reason when the key is unknown or the value bad.
@@ -39,7 +43,10 @@ public enum ConfigurationKeys {
                 throw .badValue("mode must be self or tag, got \"\(value)\"")
             }
             c.mode = mode
-        case "gateway-id": c.gatewayID = try nonEmpty(value)
+        case "gateway-id", "receiver":
+            let id = try nonEmpty(value)
+            guard SiteTopics.isTopicLevel(id) else { throw .badValue("\(key) must not contain /, + or #") }
+            c.gatewayID = id
         case "listen":
             switch ListenAddress.parse(value) {
             case .success(let address): c.listen = address
@@ -54,7 +61,60 @@ public enum ConfigurationKeys {
         case "stale-after": c.staleAfterSeconds = try number(value)
         case "web-root": c.webRoot = try nonEmpty(value)
         case "leaflet": c.leafletPath = try nonEmpty(value)
+        case "mqtt":
+            let url = try brokerURL(value)
+            c.site.solverBroker = url
+            c.setSource(.site(broker: url))
+        case "publish": c.site.publishBroker = try brokerURL(value)
+        case "site":
+            guard SiteTopics.isTopicLevel(value) else { throw .badValue("a site name is one MQTT topic level: no /, + or #") }
+            c.site.site = value
+        case "mqtt-password-file": c.site.passwordFile = try nonEmpty(value)
+        case "mqtt-password": c.site.password = try nonEmpty(value)
+        case "mqtt-client-id": c.site.clientID = try nonEmpty(value)
+        case "mqtt-keepalive": c.site.keepAliveSeconds = try integer(value, in: 5...65535)
+        case "mqtt-ca": c.site.caFile = try nonEmpty(value)
+        case "mqtt-cert": c.site.certFile = try nonEmpty(value)
+        case "mqtt-key": c.site.keyFile = try nonEmpty(value)
+        case "mqtt-protocol":
+            switch value {
+            case "auto", "automatic": c.site.protocolVersion = .automatic
+            case "5", "v5": c.site.protocolVersion = .v5
+            case "3.1.1", "v3.1.1", "311": c.site.protocolVersion = .v311
+            default: throw .badValue("mqtt-protocol must be auto, 5 or 3.1.1, got \"\(value)\"")
+            }
+        case "espresense":
+            let prefix = value == "true" ? "espresense" : value
+            guard value != "false" else {
+                c.site.espresensePrefix = nil
+                return
+            }
+            guard !prefix.isEmpty, !prefix.contains(where: { $0 == "+" || $0 == "#" }), !prefix.hasSuffix("/") else {
+                throw .badValue("espresense is true or a base topic without wildcards, got \"\(value)\"")
+            }
+            c.site.espresensePrefix = prefix
+        case "publish-allow":
+            c.site.allow = value.split(separator: ",").compactMap {
+                IDPattern(String($0.filter { !$0.isWhitespace }))
+            }
+            guard !c.site.allow.isEmpty else { throw .badValue("publish-allow needs at least one id glob") }
+        case "publish-buffer":
+            let seconds = try number(value)
+            guard seconds >= 1, seconds <= 3600 else { throw .badValue("publish-buffer must be 1 ... 3600 seconds") }
+            c.site.bufferSeconds = seconds
+        case "reorder-window":
+            let seconds = try number(value)
+            guard seconds >= 0, seconds <= 10 else { throw .badValue("reorder-window must be 0 ... 10 seconds") }
+            c.site.reorderWindowSeconds = seconds
         default: throw .unknownKey(key)
+        }
+    }
+
+    private static func brokerURL(_ value: String) throws(ConfigurationError.Reason) -> String {
+        do {
+            return try MQTTOptions(url: value).url
+        } catch {
+            throw .badValue(error.description)
         }
     }
 

@@ -18,6 +18,8 @@ public struct GatewayConfiguration: Sendable, Hashable {
         case observations(path: String)
         /// A simulated walk along a truth JSONL track through the venue.
         case simulate(trackPath: String)
+        /// A site's receivers (and ESPresense nodes) over MQTT: the solver role (`site` names the site).
+        case site(broker: String)
     }
 
     /// Self mode: the gateway is the target and hears fixed beacons; tag mode: fixed receivers hear moving tags.
@@ -28,7 +30,7 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var sources: [Source] = []
     /// The venue file.
     public var venuePath: String?
-    /// Self or tag mode.
+    /// Self or tag mode (a receiver is always a fixed receiver hearing tags, whatever this says).
     public var mode: Mode = .self
     /// The HTTP listen address.
     public var listen: ListenAddress = .loopbackDefault
@@ -52,6 +54,11 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var webRoot: String?
     /// Leaflet's folder (Debian's libjs-leaflet).
     public var leafletPath = "/usr/share/javascript/leaflet"
+    /// The site over MQTT: the receiver role (`publish`) or the solver role (`mqtt`).
+    public var site = SiteConfiguration()
+
+    /// The receiver role: publish what the radio hears to the site's broker; no engine, no web map.
+    public var isReceiver: Bool { site.publishBroker != nil }
 
     /// An empty configuration with the defaults.
     public init() {}
@@ -65,7 +72,28 @@ public struct GatewayConfiguration: Sendable, Hashable {
             throw fail(nil, .conflict("no source: give one of hci, h4-tcp, h4-tty, replay, observations, simulate"))
         }
 
-        guard venuePath != nil else { throw fail("venue", .conflict("a venue file is required")) }
+        if isReceiver {
+            guard site.site != nil else { throw fail("site", .conflict("publish needs site (the site's name)")) }
+            guard gatewayID != nil else { throw fail("receiver", .conflict("publish needs receiver (this receiver's id)")) }
+            guard venuePath == nil else {
+                throw fail("venue", .conflict("a receiver publishes what it hears and does not solve: drop venue"))
+            }
+            guard site.solverBroker == nil else {
+                throw fail("mqtt", .conflict("one process is a receiver (publish) or a solver (mqtt), not both"))
+            }
+            if let other = sources.first(where: { !$0.isRadio }) {
+                throw fail(other.key, .conflict("a receiver publishes radio reports: hci, h4-tcp, h4-tty or replay"))
+            }
+        } else {
+            guard venuePath != nil else { throw fail("venue", .conflict("a venue file is required")) }
+        }
+        if site.solverBroker != nil {
+            guard site.site != nil else { throw fail("site", .conflict("mqtt needs site (the site's name)")) }
+            guard mode == .tag else { throw fail("mode", .conflict("a site's solver locates tags: mode tag")) }
+        }
+        if site.espresensePrefix != nil, site.solverBroker == nil {
+            throw fail("espresense", .conflict("espresense reports come through the solver's broker: set mqtt"))
+        }
         if !listen.isLoopback && token == nil && !insecure {
             throw fail("listen", .conflict("\(listen) is reachable from other machines: set a token, or insecure = true"))
         }
@@ -98,6 +126,7 @@ extension GatewayConfiguration.Source {
         case .replay: "replay"
         case .observations: "observations"
         case .simulate: "simulate"
+        case .site: "mqtt"
         }
     }
 
@@ -113,7 +142,7 @@ extension GatewayConfiguration.Source {
     public var isRadio: Bool {
         switch self {
         case .hci, .h4TCP, .h4TTY, .replay: true
-        case .observations, .simulate: false
+        case .observations, .simulate, .site: false
         }
     }
 

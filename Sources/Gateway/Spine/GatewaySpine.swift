@@ -45,7 +45,7 @@ public enum GatewaySpine: Sendable {
     public var statistics: (inputs: SourceStatistics, engine: PositioningEngine.Counters)? {
         switch self {
         case .selfMode(let data, _): data.runnerStatistics
-        case .tags(let source): (source.runner.statistics, source.runner.pipeline.counters)
+        case .tags(let source): (source.runner.statistics, source.runner.pipeline?.counters ?? PositioningEngine.Counters())
         }
     }
 

@@ -20,16 +20,20 @@ public struct LocationService: Service {
     public let metrics: GatewayMetrics
     private let clock: any BlueDotClock
     private let onStop: @Sendable () -> Void
+    private let onHousekeeping: @Sendable () -> Void
     private let logger: Logger
     private let metricsObserver: MetricsObserver
     private let observers: [any LocationSourceObserver]
 
-    /// Creates the service and registers the hub and a `MetricsObserver` on the spine's source; `onStop` runs once
-    /// after the inputs have stopped.
+    /// Creates the service and registers the hub, a `MetricsObserver` and `outputs` (the site's location
+    /// publisher) on the spine's source; `onHousekeeping` runs with each copy of the counters (the site's
+    /// metrics); `onStop` runs once after the inputs have stopped.
     public init(
         spine: GatewaySpine, hub: LocationHub, metrics: GatewayMetrics, clock: any BlueDotClock, logger: Logger,
+        outputs: [any LocationSourceObserver] = [], onHousekeeping: @escaping @Sendable () -> Void = {},
         onStop: @escaping @Sendable () -> Void = {}
     ) {
+        self.onHousekeeping = onHousekeeping
         self.spine = spine
         self.hub = hub
         self.metrics = metrics
@@ -37,7 +41,7 @@ public struct LocationService: Service {
         self.logger = logger
         self.onStop = onStop
         metricsObserver = MetricsObserver(metrics: metrics, clock: clock)
-        observers = [hub, metricsObserver]
+        observers = [hub, metricsObserver] + outputs
         for observer in observers { spine.source.addObserver(observer) }
     }
 
@@ -74,5 +78,6 @@ public struct LocationService: Service {
         if let (inputs, engine) = spine.statistics { metricsObserver.record(inputs: inputs, engine: engine) }
         metrics.targetsTracked.set(Double(hub.targetCount))
         metrics.feedSubscribers.set(Double(hub.subscriberCount))
+        onHousekeeping()
     }
 }

@@ -6,6 +6,7 @@ import HCILinux
 import Logging
 import Positioning
 import Scanner
+import Site
 
 /// Builds the inputs a configuration names. Files are read here, so a bad file stops start-up with its name and
 /// line; a transport that cannot be opened fails when the scan starts (and is retried).
@@ -50,6 +51,9 @@ public enum SourceFactory {
             return PacedReplaySource(
                 name: "observations:\(path)", observations: observations, speed: configuration.speed,
                 loop: configuration.loop, clock: clock)
+        case .site(let broker):
+            return try siteSource(broker: broker, configuration: configuration, venue: venue, clock: clock,
+                                  logger: logger)
         case .simulate(let trackPath):
             let tracks = Track.tracks(from: try TruthReader.read(path: trackPath))
             var rng = Xoshiro256StarStar(seed: 1)
@@ -58,5 +62,31 @@ public enum SourceFactory {
                 name: "simulate:\(trackPath)", observations: packets.map(\.observation), speed: configuration.speed,
                 loop: configuration.loop, clock: clock)
         }
+    }
+
+    /// The solver's input: the site's receivers through one MQTT connection whose last will (and farewell) is the
+    /// solver's `offline` and whose birth message its retained `online`.
+    static func siteSource(
+        broker: String, configuration: GatewayConfiguration, venue: Venue, clock: any BlueDotClock, logger: Logger
+    ) throws -> SiteSource {
+        guard let name = configuration.site.site, let topics = SiteTopics(site: name) else {
+            throw ConfigurationError(location: "configuration", key: "site", reason: .conflict("mqtt needs site"))
+        }
+        let client: MQTTClient
+        let offline = MQTTMessage(topic: topics.solverStatus, text: "offline", qos: 1, retain: true)
+        do {
+            let options = try configuration.site.options(url: broker, defaultClientID: "bluedot-solver-\(name)")
+            client = try MQTTClient(
+                options: options, will: offline,
+                birth: [MQTTMessage(topic: topics.solverStatus, text: "online", qos: 1, retain: true)], logger: logger)
+        } catch {
+            throw ConfigurationError(location: "configuration", key: "mqtt", reason: .badValue("\(error)"))
+        }
+        var settings = SiteSource.Settings()
+        settings.reorderWindowSeconds = configuration.site.reorderWindowSeconds
+        settings.espresensePrefix = configuration.site.espresensePrefix
+        return SiteSource(
+            client: client, topics: topics, knownReceivers: Set(venue.anchors.map(\.id)), settings: settings,
+            farewell: [offline], clock: clock, logger: logger)
     }
 }

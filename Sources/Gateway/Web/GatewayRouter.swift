@@ -3,6 +3,7 @@ import Formats
 import Hummingbird
 import LocationDisplay
 import Positioning
+import Site
 
 /// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, the display engine's
 /// auto-pan settings, current locations, the push feed, health and metrics, behind the bearer token when one is set.
@@ -25,12 +26,15 @@ public enum GatewayRouter {
         public var source: LocationSource
         /// The clock.
         public var clock: any BlueDotClock
+        /// The solver's site input, when there is one (`/api/receivers`).
+        public var site: SiteSource?
 
         /// Bundles the dependencies.
         public init(
             hub: LocationHub, metrics: GatewayMetrics, venue: Venue, files: StaticFiles, token: String?,
-            sourceName: String, source: LocationSource, clock: any BlueDotClock
+            sourceName: String, source: LocationSource, clock: any BlueDotClock, site: SiteSource? = nil
         ) {
+            self.site = site
             self.hub = hub
             self.metrics = metrics
             self.venue = venue
@@ -100,7 +104,12 @@ public enum GatewayRouter {
                 "{\"status\":\"ok\",\"source\":\(JSONText.quoted(d.sourceName)),"
                     + "\"sourceStatus\":\(JSONText.quoted(d.source.status.description)),"
                     + "\"targets\":\(d.hub.targetCount),"
+                    + (d.site.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
+                          + "\"receivers\":\($0.receivers.count)," } ?? "")
                     + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
+        }
+        router.get("/api/receivers") { _, _ in
+            json(ReceiversDocument.json(d.site, now: d.clock.now()))
         }
         router.get("/metrics") { _, _ in
             d.metrics.targetsTracked.set(Double(d.hub.targetCount))

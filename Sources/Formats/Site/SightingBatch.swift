@@ -1,0 +1,194 @@
+import BlueDotCore
+import Positioning
+
+/// What one receiver heard in a short while, as it publishes it to `bluedot/<site>/sightings/<receiver>`
+/// (`docs/formats.md`, "Sighting batches"), version 1:
+///
+/// ```json
+/// {"v": 1, "receiver": "rx-1", "seq": 42, "clock": 1732400000.125,
+///  "sightings": [{"t": 1732400000.031, "id": "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7", "rssi": -71,
+///                 "txPower": -59}]}
+/// ```
+/// `clock` is the receiver's clock when it sent the batch, `t` its clock when it heard each report; the solver
+/// compares `clock` with its own arrival time to learn the receiver's clock offset. `seq` counts batches from 0
+/// since the receiver started, so a solver sees gaps. Sightings are in the order heard.
+public struct SightingBatch: Sendable, Hashable {
+    /// One advertising report as the receiver heard it.
+    public struct Sighting: Sendable, Hashable {
+        /// The receiver's clock when heard, Unix seconds.
+        public var t: Double
+        /// The canonical beacon id (`docs/formats.md`, "Identifiers").
+        public var id: String
+        /// Received signal strength, dBm.
+        public var rssi: Double
+        /// The TX power the beacon advertises (its RSSI at 1 m for iBeacon and AltBeacon), dBm, when known.
+        public var txPower: Double?
+
+        /// Creates a sighting.
+        public init(t: Double, id: String, rssi: Double, txPower: Double? = nil) {
+            self.t = t
+            self.id = id
+            self.rssi = rssi
+            self.txPower = txPower
+        }
+    }
+
+    /// The format version this code writes and reads.
+    public static let version = 1
+    /// Most sightings in one batch a receiver sends (and a solver accepts).
+    public static let maximumSightings = 500
+
+    /// The receiver's id (its anchor id in the venue).
+    public var receiver: String
+    /// Batch number since the receiver started.
+    public var sequence: Int
+    /// The receiver's clock when it sent the batch, Unix seconds.
+    public var clock: Double
+    /// The sightings.
+    public var sightings: [Sighting]
+
+    /// Creates a batch.
+    public init(receiver: String, sequence: Int, clock: Double, sightings: [Sighting]) {
+        self.receiver = receiver
+        self.sequence = sequence
+        self.clock = clock
+        self.sightings = sightings
+    }
+
+    /// The sighting as an observation in tag mode: this receiver is the anchor, the beacon the target; `t` is
+    /// moved by `clockOffset` (seconds to add to the receiver's clock to get the solver's).
+    public func observation(_ s: Sighting, clockOffset: Double = 0) -> Observation {
+        Observation(t: s.t + clockOffset, anchor: receiver, target: s.id, rssiDBm: s.rssi, txPowerDBm: s.txPower)
+    }
+
+    /// The batch as compact JSON bytes. Times to the millisecond, RSSI and TX power as integers when whole.
+    public func encoded() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + sightings.count * 90)
+        out.append(contentsOf: #"{"v":1,"receiver":"#.utf8)
+        JSONText.appendQuoted(receiver, to: &out)
+        out.append(contentsOf: #","seq":"#.utf8)
+        out.append(contentsOf: String(sequence).utf8)
+        out.append(contentsOf: #","clock":"#.utf8)
+        out.append(contentsOf: JSONText.fixed(clock, decimals: 3).utf8)
+        out.append(contentsOf: #","sightings":["#.utf8)
+        for (i, s) in sightings.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"t":"#.utf8)
+            out.append(contentsOf: JSONText.fixed(s.t, decimals: 3).utf8)
+            out.append(contentsOf: #","id":"#.utf8)
+            JSONText.appendQuoted(s.id, to: &out)
+            out.append(contentsOf: #","rssi":"#.utf8)
+            Self.appendNumber(s.rssi, to: &out)
+            if let tx = s.txPower {
+                out.append(contentsOf: #","txPower":"#.utf8)
+                Self.appendNumber(tx, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
+    private static func appendNumber(_ x: Double, to out: inout [UInt8]) {
+        if x == x.rounded(), abs(x) < 1e9 {
+            out.append(contentsOf: String(Int(x)).utf8)
+        } else {
+            out.append(contentsOf: JSONText.shortest(x).utf8)
+        }
+    }
+
+    /// Reads a batch; `maximumBytes` bounds what is parsed at all. Errors name the field
+    /// (`sightings[3].rssi: expected a number`); unknown keys are skipped, a newer version is refused.
+    public static func decode(_ bytes: [UInt8], maximumBytes: Int = 256 * 1024) throws(SightingBatchError)
+        -> SightingBatch
+    {
+        guard bytes.count <= maximumBytes else { throw .tooLarge(bytes.count, maximum: maximumBytes) }
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try parse(buffer) }
+        } catch {
+            throw .malformed(error.located)
+        }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> SightingBatch {
+        var s = JSONScanner(bytes)
+        try s.beginObject()
+        var version: Double?, receiver: String?, sequence: Double?, clock: Double?, sightings: [Sighting]?
+        var first = true
+        while let key = try s.nextKey(first: &first) {
+            switch key {
+            case "v": version = try s.number("v")
+            case "receiver": receiver = try s.string("receiver")
+            case "seq": sequence = try s.number("seq")
+            case "clock": clock = try s.number("clock")
+            case "sightings": sightings = try parseSightings(&s)
+            default: try s.skipValue()
+            }
+        }
+        guard s.atEnd() else { throw s.error("unexpected text after the object") }
+        guard let version else { throw JSONSyntaxError(offset: nil, message: "v: missing") }
+        guard version == Double(Self.version) else {
+            throw JSONSyntaxError(offset: nil, message: "v: version \(JSONText.shortest(version)) is not 1")
+        }
+        guard let receiver, !receiver.isEmpty else { throw JSONSyntaxError(offset: nil, message: "receiver: missing") }
+        guard let clock, clock.isFinite else { throw JSONSyntaxError(offset: nil, message: "clock: missing") }
+        guard let sightings else { throw JSONSyntaxError(offset: nil, message: "sightings: missing") }
+        let seq = sequence.flatMap { $0.isFinite && $0 >= 0 && $0 < 9e15 ? Int($0) : nil } ?? 0
+        return SightingBatch(receiver: receiver, sequence: seq, clock: clock, sightings: sightings)
+    }
+
+    private static func parseSightings(_ s: inout JSONScanner) throws(JSONSyntaxError) -> [Sighting] {
+        try s.beginArray("sightings")
+        var out: [Sighting] = []
+        var first = true
+        while try s.nextElement(first: &first) {
+            let i = out.count
+            guard i < maximumSightings else { throw s.error("sightings: more than \(maximumSightings)") }
+            try s.beginObject("sightings[\(i)]")
+            var t: Double?, id: String?, rssi: Double?, tx: Double?
+            var firstKey = true
+            while let key = try s.nextKey(first: &firstKey) {
+                switch key {
+                case "t": t = try s.number("sightings[\(i)].t")
+                case "id": id = try s.string("sightings[\(i)].id")
+                case "rssi": rssi = try s.number("sightings[\(i)].rssi")
+                case "txPower": tx = s.null() ? nil : try s.number("sightings[\(i)].txPower")
+                default: try s.skipValue()
+                }
+            }
+            guard let t, t.isFinite else { throw JSONSyntaxError(offset: nil, message: "sightings[\(i)].t: missing") }
+            guard let id, !id.isEmpty else {
+                throw JSONSyntaxError(offset: nil, message: "sightings[\(i)].id: missing")
+            }
+            guard let rssi, rssi.isFinite else {
+                throw JSONSyntaxError(offset: nil, message: "sightings[\(i)].rssi: missing")
+            }
+            out.append(Sighting(t: t, id: id, rssi: rssi, txPower: tx.flatMap { $0.isFinite ? $0 : nil }))
+        }
+        return out
+    }
+}
+
+/// Why a sighting batch was refused.
+public enum SightingBatchError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Larger than the limit: its size and the limit, bytes.
+    case tooLarge(Int, maximum: Int)
+    /// Not a version-1 batch: what is wrong, with the field and column.
+    case malformed(String)
+
+    /// A short name of the kind, for counting and logging once per kind.
+    public var kind: String {
+        switch self {
+        case .tooLarge: "oversized"
+        case .malformed: "malformed"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let n, let maximum): "sighting batch of \(n) bytes is larger than \(maximum)"
+        case .malformed(let why): "sighting batch: \(why)"
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import BeaconLocation
+import BlueDotCore
+import Logging
+import Positioning
+import ServiceLifecycle
+import Site
+
+/// The receiver role of a site (`bluedot run ... --publish MQTT_URL --site SITE --receiver ID`): the radio's
+/// reports go, every one, in batches to `bluedot/<site>/sightings/<receiver>`; no engine, no web map.
+///
+/// The inputs run as in the gateway (a scanner fault restarts the scan after 2 s) with a tap into a
+/// `SightingPublisher`; the MQTT client keeps `bluedot/<site>/receivers/<receiver>/status` at a retained `online`
+/// (its last will says `offline`). SIGTERM and SIGINT stop the scan, send what is buffered if the broker is up,
+/// publish `offline` and disconnect.
+public struct ReceiverApp: Sendable {
+    /// The configuration in use.
+    public let configuration: GatewayConfiguration
+    /// The batches' publisher.
+    public let publisher: SightingPublisher
+    /// The connection to the broker.
+    public let client: MQTTClient
+    /// The inputs.
+    public let runner: InputRunner
+    private let offline: MQTTMessage
+    private let recording: BtsnoopRecording?
+    private let logger: Logger
+
+    /// Prepares the inputs, the connection and the publisher; throws naming the setting that is wrong.
+    public init(configuration: GatewayConfiguration, clock: any BlueDotClock = SystemClock(), logger: Logger) throws {
+        var c = configuration
+        c.mode = .tag
+        guard let broker = c.site.publishBroker, let name = c.site.site, let topics = SiteTopics(site: name),
+              let receiver = c.gatewayID
+        else {
+            throw ConfigurationError(location: "configuration", key: "publish",
+                                     reason: .conflict("publish needs site and receiver"))
+        }
+        self.configuration = c
+        self.logger = logger
+        let status = topics.receiverStatus(receiver: receiver)
+        offline = MQTTMessage(topic: status, text: "offline", qos: 1, retain: true)
+        do {
+            let options = try c.site.options(url: broker, defaultClientID: "bluedot-receiver-\(name)-\(receiver)")
+            client = try MQTTClient(
+                options: options, will: offline, birth: [MQTTMessage(topic: status, text: "online", qos: 1, retain: true)],
+                logger: logger)
+        } catch {
+            throw ConfigurationError(location: "configuration", key: "publish", reason: .badValue("\(error)"))
+        }
+        var settings = SightingPublisher.Settings()
+        settings.bufferSeconds = c.site.bufferSeconds
+        settings.allow = c.site.allow
+        let publisher = SightingPublisher(client: client, topics: topics, receiver: receiver, settings: settings,
+                                          clock: clock, logger: logger)
+        self.publisher = publisher
+        recording = try c.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
+        let inputs = try SourceFactory.make(c, venue: Venue(name: "receiver", anchors: []), recorder: recording,
+                                            clock: clock, logger: logger)
+        runner = InputRunner(
+            inputs: inputs, pipeline: nil, clock: clock,
+            policy: InputRunner.Policy(restartDelaySeconds: 2, tickSeconds: nil), logger: logger,
+            tap: { o, _ in publisher.offer(o) }, deliver: { _ in })
+    }
+
+    /// Runs until SIGTERM or SIGINT.
+    public func run() async throws {
+        let group = ServiceGroupConfiguration(
+            services: [.init(service: ReceiverService(app: self))],
+            gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+        try await ServiceGroup(configuration: group).run()
+    }
+
+    /// The lifecycle: connect, scan and publish until shutdown, then flush and say goodbye.
+    struct ReceiverService: Service {
+        let app: ReceiverApp
+
+        func run() async throws {
+            try app.client.start()
+            app.logger.notice("receiver publishing", metadata: [
+                "broker": "\(app.client.options.url)", "topic": "\(app.publisher.topics.sightings(receiver: app.publisher.receiver))",
+                "inputs": "\(app.runner.inputs.map(\.name).joined(separator: " + "))",
+            ])
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await app.runner.run() }
+                group.addTask { await app.publisher.run() }
+                try? await gracefulShutdown()
+                app.runner.stop()
+                group.cancelAll()
+            }
+            app.publisher.flush()
+            app.client.stop(farewell: [app.offline])
+            app.recording?.close()
+            let s = app.publisher.statistics
+            app.logger.notice("receiver stopped", metadata: [
+                "heard": "\(s.heard)", "published": "\(s.published)", "dropped": "\(s.dropped)", "buffered": "\(s.buffered)",
+            ])
+        }
+    }
+}

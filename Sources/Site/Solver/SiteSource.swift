@@ -1,0 +1,366 @@
+import BeaconLocation
+import BlueDotCore
+import Formats
+import Logging
+import Positioning
+import Synchronization
+
+/// The solver role's input: the site's receivers (and ESPresense nodes) over MQTT, as one `ObservationSource` of
+/// the spine.
+///
+/// It subscribes to every receiver's sighting batches, status and telemetry (and, with an ESPresense prefix, to
+/// the nodes' device reports and status). Each receiver stamps with its own clock: a `ClockOffsetEstimator` per
+/// receiver moves its sightings onto the solver's clock. Sightings from all receivers then wait in one reorder
+/// buffer for `reorderWindowSeconds` (batches leave receivers every 100 ms and cross the broker at different
+/// speeds) and leave in time order, so the engine sees one ordered stream; a sighting that comes after its time
+/// was let out is late (counted per receiver, dropped). Bad payloads on any topic are counted by kind, logged
+/// once per kind and skipped.
+///
+/// The source owns its MQTT client: `run` starts it (the client reconnects by itself while the broker is away),
+/// `stop` publishes the farewell (the solver's `offline`) and disconnects.
+public final class SiteSource: ObservationSource {
+    /// How the source treats the site.
+    public struct Settings: Sendable, Hashable {
+        /// How long sightings wait for slower receivers, seconds.
+        public var reorderWindowSeconds = 0.3
+        /// How often the reorder buffer is let out by the clock when nothing arrives, seconds.
+        public var releaseIntervalSeconds = 0.02
+        /// The ESPresense base topic to take node reports from (`espresense`); nil: none.
+        public var espresensePrefix: String?
+        /// Largest payload read, bytes.
+        public var maximumPayloadBytes = 256 * 1024
+        /// How long a receiver's clock-offset samples count, seconds.
+        public var clockWindowSeconds = 30.0
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// Counters of the whole site.
+    public struct SiteStatistics: Sendable, Hashable {
+        /// Sighting batches read.
+        public var batches = 0
+        /// Sightings read (batches and ESPresense reports).
+        public var sightings = 0
+        /// Sightings delivered to the engine.
+        public var delivered = 0
+        /// Sightings from receivers the venue does not know (delivered all the same; the engine skips them).
+        public var unknownReceiverSightings = 0
+        /// Sightings later than the reorder window (dropped).
+        public var late = 0
+        /// Sightings that arrived after a newer one and were put back in order.
+        public var reordered = 0
+        /// Payloads skipped, by kind (`sightings:malformed`, `sightings:oversized`, `status:malformed`, ...).
+        public var rejected: [String: Int] = [:]
+
+        /// All zero.
+        public init() {}
+
+        /// All skipped payloads.
+        public var rejectedTotal: Int { rejected.values.reduce(0, +) }
+    }
+
+    private struct Receiver {
+        var info: ReceiverInfo
+        var clock: ClockOffsetEstimator
+        var nextSequence: Int?
+        var rateWindowStart: Double?
+        var rateWindowCount = 0
+    }
+
+    private struct State {
+        var receivers: [String: Receiver] = [:]
+        var reorder = ReorderBuffer<Observation>(tolerance: .infinity)
+        var statistics = SiteStatistics()
+        var loggedKinds: Set<String> = []
+        var runs = 0
+        var stopped = false
+    }
+
+    /// The site's topics.
+    public let topics: SiteTopics
+    /// The client every site message goes through (the location publisher publishes with it too).
+    public let client: MQTTClient
+    /// The settings.
+    public let settings: Settings
+    private let knownReceivers: Set<String>
+    private let farewell: [MQTTMessage]
+    private let clock: any BlueDotClock
+    private let logger: Logger
+    private let state = LockedValue(State())
+    private let delivering = Mutex(())
+
+    /// A source over `client` for the site `topics`; `knownReceivers` are the venue's anchor ids; `farewell` is
+    /// published on `stop()` (the solver's `offline`).
+    public init(
+        client: MQTTClient, topics: SiteTopics, knownReceivers: Set<String>, settings: Settings = Settings(),
+        farewell: [MQTTMessage] = [], clock: any BlueDotClock, logger: Logger
+    ) {
+        self.client = client
+        self.topics = topics
+        self.knownReceivers = knownReceivers
+        self.settings = settings
+        self.farewell = farewell
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// `mqtt:<broker>/<site>`.
+    public var name: String { "mqtt:\(client.options.url)/\(topics.site)" }
+
+    /// Sightings are on the solver's clock once corrected; the grid may go up to the reorder window behind it.
+    public func observationTime(at now: Double) -> Double? { now - settings.reorderWindowSeconds }
+
+    /// Every receiver heard of, by id.
+    public var receivers: [ReceiverInfo] {
+        state.withLock { s in s.receivers.values.map(\.info).sorted { $0.id < $1.id } }
+    }
+
+    /// The site's counters.
+    public var siteStatistics: SiteStatistics { state.withLock { $0.statistics } }
+
+    /// The counters in the spine's terms.
+    public var statistics: SourceStatistics {
+        let s = siteStatistics
+        var out = SourceStatistics()
+        out.reports = s.sightings
+        out.malformed = s.rejectedTotal
+        out.observations = s.delivered
+        out.reconnects = max(0, client.statistics.connects - 1)
+        return out
+    }
+
+    /// Publishes the farewell, disconnects; `run` returns.
+    public func stop() {
+        state.withLock { $0.stopped = true }
+        client.stop(farewell: farewell)
+    }
+
+    /// Subscribes and runs until `stop()`: messages in, sightings out in time order. `started` once connected.
+    public func run(
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
+    ) async throws {
+        let first = state.withLock { s -> Bool? in
+            guard !s.stopped else { return nil }
+            s.runs += 1
+            return s.runs == 1
+        }
+        guard let first else { return }
+        if first {
+            try client.subscribe(topics.allSightings, qos: 0)
+            try client.subscribe(topics.allReceiverStatus, qos: 0)
+            try client.subscribe(topics.allReceiverTelemetry, qos: 0)
+            if let prefix = settings.espresensePrefix {
+                try client.subscribe("\(prefix)/devices/+/+", qos: 0)
+                try client.subscribe("\(prefix)/rooms/+/status", qos: 0)
+            }
+            try client.start()
+        }
+        let events = client.events
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var announced = false
+                for await event in events {
+                    switch event {
+                    case .connected(let level):
+                        self.logger.notice("connected to the broker", metadata: [
+                            "broker": "\(self.client.options.url)", "site": "\(self.topics.site)", "mqtt": "\(level)",
+                        ])
+                        if !announced {
+                            announced = true
+                            started()
+                        }
+                    case .disconnected(let reason):
+                        self.logger.warning("broker connection lost; reconnecting", metadata: ["reason": "\(reason)"])
+                    case .message(let message):
+                        self.handle(message)
+                        self.release(deliver)
+                    }
+                }
+            }
+            group.addTask {
+                var next = self.clock.now()
+                while !Task.isCancelled {
+                    next += self.settings.releaseIntervalSeconds
+                    do { try await self.clock.sleep(until: next) } catch { return }
+                    let now = self.clock.now()
+                    if next < now - 1 { next = now }
+                    self.release(deliver)
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Lets out, in time order, every sighting whose time is at least the reorder window behind the clock.
+    func release(_ deliver: @Sendable (Observation, Double) -> Void) {
+        delivering.withLock { _ in
+            let now = clock.now()
+            let cutoff = now - settings.reorderWindowSeconds
+            var ready: [Observation] = []
+            state.withLock { s in
+                while let o = s.reorder.popReady(notAfter: cutoff) { ready.append(o) }
+                s.statistics.delivered += ready.count
+            }
+            for o in ready { deliver(o, now) }
+        }
+    }
+
+    /// Reads one message of any subscribed topic.
+    func handle(_ message: MQTTMessage) {
+        let now = clock.now()
+        let topic = message.topic
+        let root = topics.root + "/"
+        if topic.hasPrefix(root) {
+            let rest = topic.dropFirst(root.count).split(separator: "/", omittingEmptySubsequences: false)
+            if rest.count == 2, rest[0] == "sightings" {
+                handleBatch(message.payload, receiver: String(rest[1]), now: now)
+            } else if rest.count == 3, rest[0] == "receivers", rest[2] == "status" {
+                handleStatus(message.payload, receiver: String(rest[1]), kind: .bluedot, now: now)
+            } else if rest.count == 3, rest[0] == "receivers", rest[2] == "telemetry" {
+                handleTelemetry(message.payload, receiver: String(rest[1]), now: now)
+            }
+            return
+        }
+        guard let prefix = settings.espresensePrefix else { return }
+        if let node = ESPresenseReport.statusNode(topic: topic, prefix: prefix) {
+            handleStatus(message.payload, receiver: node, kind: .espresense, now: now)
+        } else if topic.hasPrefix(prefix + "/devices/") {
+            handleESPresense(topic: topic, payload: message.payload, prefix: prefix, now: now)
+        }
+    }
+
+    private func handleBatch(_ payload: [UInt8], receiver: String, now: Double) {
+        let batch: SightingBatch
+        do {
+            batch = try SightingBatch.decode(payload, maximumBytes: settings.maximumPayloadBytes)
+        } catch {
+            reject("sightings:\(error.kind)", topic: topics.sightings(receiver: receiver), why: "\(error)")
+            return
+        }
+        guard batch.receiver == receiver else {
+            reject("sightings:receiver-mismatch", topic: topics.sightings(receiver: receiver),
+                   why: "batch of \"\(batch.receiver)\" on another receiver's topic")
+            return
+        }
+        state.withLock { s in
+            var r = s.receivers[receiver] ?? newReceiver(receiver, kind: .bluedot)
+            r.clock.add(sent: batch.clock, arrival: now)
+            let offset = r.clock.offset ?? 0
+            r.info.clockOffset = r.clock.offset
+            r.info.clockJitter = r.clock.jitter
+            r.info.batches += 1
+            if let expected = r.nextSequence, batch.sequence > expected {
+                r.info.missedBatches += batch.sequence - expected
+            }
+            r.nextSequence = batch.sequence + 1
+            s.statistics.batches += 1
+            for sighting in batch.sightings {
+                admit(batch.observation(sighting, clockOffset: offset), receiver: &r, state: &s)
+            }
+            count(&r, batch.sightings.count, now: now)
+            s.receivers[receiver] = r
+        }
+    }
+
+    private func handleESPresense(topic: String, payload: [UInt8], prefix: String, now: Double) {
+        let report: ESPresenseReport
+        do {
+            report = try ESPresenseReport.parse(topic: topic, payload: payload, prefix: prefix)
+        } catch {
+            reject("espresense:malformed", topic: topic, why: "\(error)")
+            return
+        }
+        // ESPresense reports carry no time: they are heard when they arrive.
+        let o = Observation(t: now, anchor: report.node, target: report.device, rssiDBm: report.rssi,
+                            txPowerDBm: report.referencePowerDBm)
+        state.withLock { s in
+            var r = s.receivers[report.node] ?? newReceiver(report.node, kind: .espresense)
+            admit(o, receiver: &r, state: &s)
+            count(&r, 1, now: now)
+            s.receivers[report.node] = r
+        }
+    }
+
+    private func handleStatus(_ payload: [UInt8], receiver: String, kind: ReceiverInfo.Kind, now: Double) {
+        let text = String(decoding: payload.prefix(64), as: UTF8.self)
+        guard payload.count <= 64, text == "online" || text == "offline" else {
+            reject("status:malformed", topic: topic(ofStatus: receiver, kind: kind),
+                   why: "expected online or offline")
+            return
+        }
+        state.withLock { s in
+            var r = s.receivers[receiver] ?? newReceiver(receiver, kind: kind)
+            r.info.status = text
+            s.receivers[receiver] = r
+        }
+    }
+
+    private func handleTelemetry(_ payload: [UInt8], receiver: String, now: Double) {
+        guard payload.count <= 4096, case .object? = try? JSONValue.parse(payload) else {
+            reject("telemetry:malformed", topic: topics.receiverTelemetry(receiver: receiver),
+                   why: "expected a JSON object of at most 4096 bytes")
+            return
+        }
+        state.withLock { s in
+            var r = s.receivers[receiver] ?? newReceiver(receiver, kind: .bluedot)
+            r.info.telemetry = String(decoding: payload, as: UTF8.self)
+            s.receivers[receiver] = r
+        }
+    }
+
+    private func topic(ofStatus receiver: String, kind: ReceiverInfo.Kind) -> String {
+        switch kind {
+        case .bluedot: topics.receiverStatus(receiver: receiver)
+        case .espresense: "\(settings.espresensePrefix ?? "espresense")/rooms/\(receiver)/status"
+        }
+    }
+
+    private func newReceiver(_ id: String, kind: ReceiverInfo.Kind) -> Receiver {
+        let known = knownReceivers.contains(id)
+        if !known {
+            logger.warning("a receiver the venue does not know; its sightings are not used",
+                           metadata: ["receiver": "\(id)", "kind": "\(kind.rawValue)"])
+        }
+        return Receiver(info: ReceiverInfo(id: id, kind: kind, known: known),
+                        clock: ClockOffsetEstimator(windowSeconds: settings.clockWindowSeconds))
+    }
+
+    private func admit(_ o: Observation, receiver r: inout Receiver, state s: inout State) {
+        s.statistics.sightings += 1
+        if !r.info.known { s.statistics.unknownReceiverSightings += 1 }
+        switch s.reorder.insert(o, t: o.t) {
+        case .admitted(let reordered):
+            if reordered { s.statistics.reordered += 1 }
+        case .late:
+            s.statistics.late += 1
+            r.info.late += 1
+        }
+    }
+
+    private func count(_ r: inout Receiver, _ n: Int, now: Double) {
+        r.info.sightings += n
+        r.info.lastHeard = now
+        let start = r.rateWindowStart ?? now
+        r.rateWindowStart = start
+        r.rateWindowCount += n
+        if now - start >= 5 {
+            r.info.sightingsPerSecond = Double(r.rateWindowCount) / (now - start)
+            r.rateWindowStart = now
+            r.rateWindowCount = 0
+        }
+    }
+
+    /// Counts a skipped payload and logs the first of each kind.
+    private func reject(_ kind: String, topic: String, why: String) {
+        let first = state.withLock { s in
+            s.statistics.rejected[kind, default: 0] += 1
+            return s.loggedKinds.insert(kind).inserted
+        }
+        if first {
+            logger.warning("payload skipped (further ones of this kind are only counted)",
+                           metadata: ["kind": "\(kind)", "topic": "\(topic)", "error": "\(why)"])
+        }
+    }
+}
