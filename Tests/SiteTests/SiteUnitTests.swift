@@ -110,7 +110,7 @@ import Testing
             (#"{"v":1,"receiver":"a","sightings":[]}"#, "clock: missing"),
             (#"{"v":1,"receiver":"a","clock":1,"sightings":[{"t":1,"id":"x","rssi":"-70"}]}"#, "sightings[0].rssi"),
             (#"{"v":1,"receiver":"a","clock":1,"sightings":[{"t":1,"rssi":-70}]}"#, "sightings[0].id: missing"),
-            (#"{"v":1,"receiver":"a","clock":1,"sightings":[{"t":1,"id":"x","rssi":-70}"#, "expected"),
+            (#"{"v":1,"receiver":"a","clock":1,"sightings":[{"t":1,"id":"x","rssi":-70}"#, "unterminated"),
             ("garbage", "expected an object"),
             (#"[1,2]"#, "expected an object"),
         ]

@@ -1,0 +1,286 @@
+import BlueDotCore
+import Foundation
+import Formats
+import Logging
+import Positioning
+import Testing
+
+@testable import Site
+
+/// The site's MQTT parts in process, against a real mosquitto broker: the client's reconnects, the receiver's
+/// batches and buffer, the solver's clock offsets, reorder window and payload checks, ESPresense reports.
+@Suite(.serialized, .enabled(if: MosquittoBroker.available, "mosquitto is not installed"))
+struct SiteBrokerTests {
+    static let logger = Logger(label: "test.site")
+
+    /// A clock `shift` seconds off the system's (a receiver whose clock is wrong).
+    struct ShiftedClock: BlueDotClock {
+        let shift: Double
+        func now() -> Double { SystemClock().now() + shift }
+        func sleep(until deadline: Double) async throws { try await SystemClock().sleep(until: deadline - shift) }
+    }
+
+    /// Collects what a source delivers.
+    final class Collected: Sendable {
+        let items = LockedValue<[(Observation, Double)]>([])
+        var count: Int { items.withLock { $0.count } }
+        var observations: [Observation] { items.withLock { $0.map(\.0) } }
+        func add(_ o: Observation, _ t: Double) { items.withLock { $0.append((o, t)) } }
+    }
+
+    static func client(_ broker: MosquittoBroker, id: String, will: MQTTMessage? = nil, birth: [MQTTMessage] = [])
+        throws -> MQTTClient
+    {
+        var options = try MQTTOptions(url: broker.url)
+        options.clientID = id
+        options.reconnectFirstDelaySeconds = 1
+        options.reconnectLargestDelaySeconds = 2
+        return try MQTTClient(options: options, will: will, birth: birth, logger: logger)
+    }
+
+    static func solver(_ broker: MosquittoBroker, site: String = "t", known: Set<String>, espresense: String? = nil)
+        throws -> SiteSource
+    {
+        let topics = try #require(SiteTopics(site: site))
+        var settings = SiteSource.Settings()
+        settings.espresensePrefix = espresense
+        settings.reorderWindowSeconds = 0.3
+        return SiteSource(client: try client(broker, id: "solver-\(site)"), topics: topics, knownReceivers: known,
+                          settings: settings, clock: SystemClock(), logger: logger)
+    }
+
+    /// Runs `source` in the background, collecting; returns the collector and the task.
+    static func run(_ source: SiteSource) -> (Collected, Task<Void, Never>) {
+        let collected = Collected()
+        let task = Task { _ = try? await source.run(started: {}) { o, t in collected.add(o, t) } }
+        return (collected, task)
+    }
+
+    static func observation(_ t: Double, rx: String, tag: String = "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7",
+                            rssi: Double = -70) -> Observation {
+        Observation(t: t, anchor: rx, target: tag, rssiDBm: rssi, txPowerDBm: -59)
+    }
+
+    @Test func clientReconnectsAfterTheBrokerRestartsAndRenewsSubscriptions() async throws {
+        let broker = try await MosquittoBroker()
+        let client = try Self.client(broker, id: "c1")
+        try client.subscribe("x/#")
+        try client.start()
+        let received = LockedValue<[String]>([]), connects = LockedValue(0)
+        let reader = Task {
+            for await event in client.events {
+                switch event {
+                case .connected: connects.withLock { $0 += 1 }
+                case .message(let m): received.withLock { $0.append(String(decoding: m.payload, as: UTF8.self)) }
+                case .disconnected: break
+                }
+            }
+        }
+        #expect(await eventually { client.isConnected })
+        #expect(client.protocolLevel == 5, "mosquitto 2 speaks MQTT 5")
+        _ = try broker.publish(["-t", "x/1", "-m", "before"])
+        #expect(await eventually { received.value == ["before"] })
+        let down = ContinuousClock.now
+        try await broker.restart()
+        #expect(await eventually(seconds: 5) { connects.value == 2 }, "reconnected within 5 s of the broker's return")
+        _ = try broker.publish(["-t", "x/2", "-m", "after"])
+        #expect(await eventually { received.value == ["before", "after"] }, "the subscription was renewed")
+        print("client back \(ContinuousClock.now - down) after the broker restart began")
+        #expect(client.statistics.connects == 2 && client.statistics.disconnects >= 1)
+        client.stop()
+        await reader.value
+        broker.kill()
+    }
+
+    @Test func aClientStartedBeforeItsBrokerConnectsWhenTheBrokerComes() async throws {
+        let port = try MosquittoBroker.freePort()
+        var options = try MQTTOptions(url: "mqtt://127.0.0.1:\(port)")
+        options.reconnectLargestDelaySeconds = 1
+        let client = try MQTTClient(options: options, logger: Self.logger)
+        try client.start()
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!client.isConnected)
+        #expect(client.publish(MQTTMessage(topic: "a", text: "b")) == .notConnected)
+        let broker = try await MosquittoBroker(port: port)
+        #expect(await eventually(seconds: 5) { client.isConnected })
+        client.stop()
+        broker.kill()
+    }
+
+    @Test func birthIsRetainedAndTheLastWillFiresWhenTheLinkDies() async throws {
+        // The will is the broker's to send: seen by an outside subscriber after the client's link is cut (the
+        // broker restarted keeps no will, so the client is cut by a second broker-side kill: keepalive 5 s).
+        let broker = try await MosquittoBroker()
+        let status = "bluedot/t/receivers/rx-9/status"
+        let client = try Self.client(
+            broker, id: "rx-9", will: MQTTMessage(topic: status, text: "offline", qos: 1, retain: true),
+            birth: [MQTTMessage(topic: status, text: "online", qos: 1, retain: true)])
+        try client.start()
+        #expect(await eventually { client.isConnected })
+        #expect(await eventually { (try? broker.subscribe(status, count: 1, timeoutSeconds: 1)) == ["\(status) online"] })
+        // A clean stop publishes the farewell (no will is needed).
+        client.stop(farewell: [MQTTMessage(topic: status, text: "offline", qos: 1, retain: true)])
+        #expect(try broker.subscribe(status, count: 1) == ["\(status) offline"])
+        broker.kill()
+    }
+
+    @Test func batchesCrossTheBrokerAndTheSolverCorrectsAReceiverClockTwoSecondsOff() async throws {
+        let broker = try await MosquittoBroker()
+        let solver = try Self.solver(broker, known: ["rx-1", "rx-2"])
+        let (collected, task) = Self.run(solver)
+        #expect(await eventually { solver.client.isConnected })
+        let topics = try #require(SiteTopics(site: "t"))
+        var publishers: [(SightingPublisher, MQTTClient, any BlueDotClock, Task<Void, Never>)] = []
+        for (rx, shift) in [("rx-1", -2.0), ("rx-2", 0.0)] {
+            let client = try Self.client(broker, id: rx)
+            try client.start()
+            let clock = ShiftedClock(shift: shift)
+            let publisher = SightingPublisher(client: client, topics: topics, receiver: rx, clock: clock,
+                                              logger: Self.logger)
+            publishers.append((publisher, client, clock, Task { await publisher.run() }))
+        }
+        #expect(await eventually { publishers.allSatisfy { $0.1.isConnected } })
+        // Each receiver hears the tag every 50 ms for 3 s, stamping with its own clock.
+        for _ in 0..<60 {
+            for (publisher, _, clock, _) in publishers {
+                publisher.offer(Self.observation(clock.now(), rx: publisher.receiver))
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await eventually { collected.count == 120 }, "delivered \(collected.count) of 120")
+        let receivers = Dictionary(uniqueKeysWithValues: solver.receivers.map { ($0.id, $0) })
+        let off = try #require(receivers["rx-1"]?.clockOffset), right = try #require(receivers["rx-2"]?.clockOffset)
+        print("estimated offsets: rx-1 \(off) s, rx-2 \(right) s")
+        #expect(abs(off - 2) < 0.05, "rx-1's clock is 2 s behind")
+        #expect(abs(right) < 0.05)
+        // Corrected, both receivers' sightings sit on the solver's clock, in time order.
+        let delivered = collected.items.value
+        #expect(zip(delivered, delivered.dropFirst()).allSatisfy { $0.0.t <= $1.0.t })
+        for (o, arrivedAt) in delivered {
+            #expect(arrivedAt - o.t >= 0.3 - 0.001 && arrivedAt - o.t < 0.6, "held for the reorder window, not more")
+        }
+        #expect(solver.siteStatistics.late == 0)
+        #expect(receivers["rx-1"]?.status == nil || receivers["rx-1"]?.status == "online")
+        for (publisher, client, _, task) in publishers {
+            task.cancel()
+            _ = await task.value
+            #expect(publisher.statistics.published == 60 && publisher.statistics.dropped == 0)
+            client.stop()
+        }
+        solver.stop()
+        await task.value
+        broker.kill()
+    }
+
+    @Test func theReceiverBuffersWhileTheBrokerIsDownDropsTheOldestAndDrainsWhenItIsBack() async throws {
+        let broker = try await MosquittoBroker()
+        let topics = try #require(SiteTopics(site: "t"))
+        let client = try Self.client(broker, id: "rx-b")
+        try client.start()
+        var settings = SightingPublisher.Settings()
+        settings.bufferLimit = 100
+        let publisher = SightingPublisher(client: client, topics: topics, receiver: "rx-b", settings: settings,
+                                          clock: SystemClock(), logger: Self.logger)
+        let flusher = Task { await publisher.run() }
+        #expect(await eventually { client.isConnected })
+        broker.kill()
+        #expect(await eventually { !client.isConnected })
+        let now = SystemClock().now()
+        for k in 0..<150 { publisher.offer(Self.observation(now + Double(k) * 0.001, rx: "rx-b", rssi: -Double(k))) }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(publisher.statistics.buffered == 100 && publisher.statistics.dropped == 50, "oldest 50 dropped")
+        // An outside subscriber sees what the receiver sends once the broker is back.
+        try await broker.start()
+        let watcher = try Self.client(broker, id: "watcher")
+        try watcher.subscribe(topics.sightings(receiver: "rx-b"), qos: 1)
+        try watcher.start()
+        let batches = LockedValue<[SightingBatch]>([])
+        let reader = Task {
+            for await case .message(let m) in watcher.events {
+                if let batch = try? SightingBatch.decode(m.payload) { batches.withLock { $0.append(batch) } }
+            }
+        }
+        #expect(await eventually { watcher.isConnected })
+        let solver = try Self.solver(broker, known: ["rx-b"])
+        let (collected, task) = Self.run(solver)
+        #expect(await eventually { solver.client.isConnected })
+        // The receiver reconnects with backoff (at most 2 s here) and drains, oldest kept first.
+        #expect(await eventually(seconds: 8) { publisher.statistics.published == 100 })
+        #expect(await eventually { batches.value.flatMap(\.sightings).count == 100 })
+        let sent = batches.value.flatMap(\.sightings)
+        #expect(sent.first?.rssi == -50 && sent.last?.rssi == -149, "the 50 oldest were dropped")
+        #expect(batches.value.allSatisfy { $0.clock >= now + 0.3 }, "batches stamped when sent, not when heard")
+        // For live positioning the backlog is older than the reorder window: counted late, not delivered.
+        #expect(await eventually { solver.siteStatistics.late == 100 })
+        #expect(collected.count == 0)
+        #expect(solver.receivers.first?.late == 100)
+        flusher.cancel()
+        client.stop()
+        watcher.stop()
+        await reader.value
+        solver.stop()
+        await task.value
+        broker.kill()
+    }
+
+    @Test func badPayloadsOnEverySubscribedTopicAreCountedByKindAndSkipped() async throws {
+        let broker = try await MosquittoBroker()
+        let solver = try Self.solver(broker, known: ["rx-1"], espresense: "espresense")
+        let (collected, task) = Self.run(solver)
+        #expect(await eventually { solver.client.isConnected })
+        try await Task.sleep(for: .milliseconds(200))
+        let big = String(repeating: "x", count: 300 * 1024)
+        let bigFile = broker.directory.appendingPathComponent("big")
+        try big.write(to: bigFile, atomically: true, encoding: .utf8)
+        let good = SightingBatch(receiver: "rx-1", sequence: 0, clock: SystemClock().now(), sightings: [
+            .init(t: SystemClock().now(), id: "ibeacon:x:1:1", rssi: -60),
+        ])
+        let goodText = String(decoding: good.encoded(), as: UTF8.self)
+        let cases: [([String], String)] = [
+            (["-t", "bluedot/t/sightings/rx-1", "-m", "garbage"], "sightings:malformed"),
+            (["-t", "bluedot/t/sightings/rx-1", "-m", String(goodText.prefix(40))], "sightings:malformed"),
+            (["-t", "bluedot/t/sightings/rx-1", "-m", #"{"v":1,"receiver":"rx-1","clock":"now","sightings":[]}"#],
+             "sightings:malformed"),
+            (["-t", "bluedot/t/sightings/rx-1", "-f", bigFile.path], "sightings:oversized"),
+            (["-t", "bluedot/t/sightings/rx-2", "-m", goodText], "sightings:receiver-mismatch"),
+            (["-t", "bluedot/t/receivers/rx-1/status", "-m", "maybe"], "status:malformed"),
+            (["-t", "bluedot/t/receivers/rx-1/telemetry", "-m", "[1]"], "telemetry:malformed"),
+            (["-t", "espresense/devices/tag/kitchen", "-m", #"{"rssi":"loud"}"#], "espresense:malformed"),
+            (["-t", "espresense/devices/tag/kitchen", "-m", "\u{1}\u{2}"], "espresense:malformed"),
+        ]
+        for (arguments, _) in cases { _ = try broker.publish(arguments) }
+        _ = try broker.publish(["-t", "bluedot/t/sightings/rx-1", "-m", goodText])
+        var expected: [String: Int] = [:]
+        for (_, kind) in cases { expected[kind, default: 0] += 1 }
+        #expect(await eventually { solver.siteStatistics.rejected == expected }, "\(solver.siteStatistics.rejected)")
+        #expect(await eventually { collected.count == 1 }, "the good batch still went through")
+        solver.stop()
+        await task.value
+        broker.kill()
+    }
+
+    @Test func espresenseNodesOfBothFirmwareGenerationsAreReceivers() async throws {
+        let broker = try await MosquittoBroker()
+        let solver = try Self.solver(broker, known: ["kitchen", "office"], espresense: "espresense")
+        let (collected, task) = Self.run(solver)
+        #expect(await eventually { solver.client.isConnected })
+        try await Task.sleep(for: .milliseconds(200))
+        // Current firmware (rssiVar, rxAdj) and an older one (idType, raw, no rssiVar).
+        _ = try broker.publish(["-t", "espresense/devices/iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-7/kitchen", "-m",
+            #"{"id":"iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-7","mac":"c00000000001","rssi@1m":-59,"rssi":-71,"rxAdj":-2,"rssiVar":1.3,"distance":3.2,"var":0.1,"int":100}"#])
+        _ = try broker.publish(["-t", "espresense/devices/apple:1005:9-26/office", "-m",
+            #"{"id":"apple:1005:9-26","idType":10,"mac":"d00000000002","rssi@1m":-65,"rssi":-80,"raw":5.1,"distance":4.0,"speed":0.1,"mobility":0}"#])
+        _ = try broker.publish(["-t", "espresense/rooms/kitchen/status", "-m", "online"])
+        #expect(await eventually { collected.count == 2 })
+        let byAnchor = Dictionary(uniqueKeysWithValues: collected.observations.map { ($0.anchor, $0) })
+        #expect(byAnchor["kitchen"]?.target == "iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-7")
+        #expect(byAnchor["kitchen"]?.rssiDBm == -71)
+        #expect(byAnchor["office"]?.target == "apple:1005:9-26" && byAnchor["office"]?.rssiDBm == -80)
+        #expect(byAnchor["office"]?.txPowerDBm == -65)
+        #expect(await eventually { solver.receivers.first { $0.id == "kitchen" }?.status == "online" })
+        #expect(solver.receivers.allSatisfy { $0.kind == .espresense })
+        solver.stop()
+        await task.value
+        broker.kill()
+    }
+}
