@@ -23,11 +23,14 @@ case "latency":
     await LatencyBenchmark.run(Array(arguments.dropFirst()))
 case "gateway":
     await GatewayBenchmark.run(Array(arguments.dropFirst()))
+case "site":
+    await SiteBenchmark.run(Array(arguments.dropFirst()))
 default:
     print("usage: bluedot-bench positioning [--observations N] [--targets N] [--anchors N]")
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
     print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")
     print("       bluedot-bench latency [--seconds S] [--pace X] [--seed N]")
     print("       bluedot-bench gateway [--binary PATH] [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ]")
+    print("       bluedot-bench site [--binary PATH] [--receivers N] [--tags N] [--seconds S] [--warmup S] [--rates HZ,HZ] [--window S]")
     exit(arguments.isEmpty ? 0 : 2)
 }

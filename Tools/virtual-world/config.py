@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import struct
 import uuid
 from typing import Any
 
@@ -40,6 +41,11 @@ class Beacon:
     path_loss_exponent: float
     interval_ms: float
     fields: dict[str, Any]
+    track: Any = None  # a track.Track for a moving tag (site.py); None for a beacon that stays at `position`
+
+    def position_at(self, elapsed_s: float) -> Position:
+        """Where the advertiser is `elapsed_s` seconds after the world's t = 0."""
+        return self.position if self.track is None else self.track.position_at(elapsed_s)
 
     def payload(self, uptime_s: float = 0.0) -> bytes:
         """The advertising data at `uptime_s` seconds after start (only TLM frames change over time)."""
@@ -67,22 +73,29 @@ class World:
     noise_sigma: float
 
 
-def _get(obj: dict, key: str, path: str, kind: type | tuple, default: Any = None, required: bool = True) -> Any:
+def get_field(obj: dict, key: str, path: str, kind: type | tuple, default: Any = None, required: bool = True) -> Any:
+    """`obj[key]` checked to be of `kind`; `default` when absent (absent with no default and `required`: an error).
+    Errors read `<path>.<key>: ...`, or `<file>: <key>: ...` for a top-level key (`path` is then "<file>: ")."""
+    where = f"{path}{key}" if path.endswith(": ") else f"{path}.{key}"
     if key not in obj:
         if required and default is None:
-            raise ConfigError(f"{path}.{key}: missing")
+            raise ConfigError(f"{where}: missing")
         return default
     value = obj[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool) or not isinstance(value, kinds):
-        words = {int: "an integer", float: "a number", str: "a string", dict: "an object", list: "an array"}
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        words = {int: "an integer", float: "a number", str: "a string", dict: "an object", list: "an array",
+                 bool: "true or false"}
         names = "a number" if kinds == (int, float) else " or ".join(words.get(k, k.__name__) for k in kinds)
-        raise ConfigError(f"{path}.{key}: expected {names}, got {json.dumps(value)}")
+        raise ConfigError(f"{where}: expected {names}, got {json.dumps(value)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{where}: expected a finite number, got {value}")
     return value
 
 
-def _position(obj: dict, path: str) -> Position:
-    return Position(*(float(_get(obj, k, path, (int, float), default=0.0 if k == "z" else None)) for k in "xyz"))
+def parse_position(obj: dict, path: str) -> Position:
+    """`x`, `y` and optional `z` (default 0) of `obj`, metres."""
+    return Position(*(float(get_field(obj, k, path, (int, float), default=0.0 if k == "z" else None)) for k in "xyz"))
 
 
 def _canonical_id(frame: str, f: dict, address: str, path: str) -> str:
@@ -110,53 +123,85 @@ def _address(index: int, given: str | None, path: str) -> str:
     return given.upper()
 
 
-def parse(document: dict, source: str) -> World:
-    """Builds the world from a parsed JSON document; `source` names the file in errors."""
-    root = source
-    defaults = _get(document, "defaults", root, dict, default={}, required=False)
-    receiver = _position(_get(document, "receiver", root, dict), f"{root}: receiver")
-    noise = float(_get(_get(document, "noise", root, dict, default={}, required=False), "sigma", "noise",
-                       (int, float), default=0.0, required=False))
-    beacons: list[Beacon] = []
+def parse_beacon(entry: Any, index: int, path: str, defaults: dict, position: Position | None = None) -> Beacon:
+    """One advertiser's entry (the `beacons` of a world, the `tags` of a site). `index` (from 0) picks the default
+    address; `position` stands in for the entry's own `x`, `y`, `z` when given (a tag's is its track's start)."""
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{path}: expected an object")
+    frame = get_field(entry, "frame", path, str)
+    if frame not in FRAME_TYPES:
+        raise ConfigError(f"{path}.frame: {frame!r} is not one of {', '.join(FRAME_TYPES)}")
+
+    def number(key: str, fallback: float) -> float:
+        fallback = defaults.get(key, fallback)  # parse_defaults checked it
+        return float(get_field(entry, key, path, (int, float), default=fallback))
+
+    measured = number("measuredPower", -59.0)
+    address = _address(index + 1, entry.get("address"), path)
+    fields = {k: v for k, v in entry.items() if k not in ("x", "y", "z", "track", "loop")}
+    beacon = Beacon(
+        id=_canonical_id(frame, fields, address, path), frame=frame, address=address,
+        position=position if position is not None else parse_position(entry, path), measured_power=measured,
+        advertised_power=int(round(number("advertisedPower", measured))),
+        path_loss_exponent=number("pathLossExponent", 2.0), interval_ms=number("intervalMs", 100.0),
+        fields=fields,
+    )
+    if beacon.interval_ms < 20:
+        raise ConfigError(f"{path}.intervalMs: {beacon.interval_ms} is below the 20 ms minimum")
+    if beacon.path_loss_exponent <= 0:
+        raise ConfigError(f"{path}.pathLossExponent: {beacon.path_loss_exponent} must be greater than 0")
+    try:
+        beacon.payload()
+    except (frames.FrameError, KeyError, ValueError, TypeError, struct.error) as error:
+        raise ConfigError(f"{path}: {error}") from None
+    return beacon
+
+
+def check_unique(beacons: list[Beacon], paths: list[str]) -> None:
+    """No two advertisers share a canonical id or an address."""
     seen: dict[str, str] = {}
-    for index, entry in enumerate(_get(document, "beacons", root, list)):
-        path = f"{root}: beacons[{index}]"
-        if not isinstance(entry, dict):
-            raise ConfigError(f"{path}: expected an object")
-        frame = _get(entry, "frame", path, str)
-        if frame not in FRAME_TYPES:
-            raise ConfigError(f"{path}.frame: {frame!r} is not one of {', '.join(FRAME_TYPES)}")
-
-        def number(key: str, fallback: float, entry: dict = entry, path: str = path) -> float:
-            return float(_get(entry, key, path, (int, float),
-                              default=_get(defaults, key, "defaults", (int, float), default=fallback, required=False)))
-
-        measured = number("measuredPower", -59.0)
-        address = _address(index + 1, entry.get("address"), path)
-        fields = {k: v for k, v in entry.items() if k not in ("x", "y", "z")}
-        beacon = Beacon(
-            id=_canonical_id(frame, fields, address, path), frame=frame, address=address,
-            position=_position(entry, path), measured_power=measured,
-            advertised_power=int(round(number("advertisedPower", measured))),
-            path_loss_exponent=number("pathLossExponent", 2.0), interval_ms=number("intervalMs", 100.0),
-            fields=fields,
-        )
-        if beacon.interval_ms < 20:
-            raise ConfigError(f"{path}.intervalMs: {beacon.interval_ms} is below the 20 ms minimum")
-        try:
-            beacon.payload()
-        except (frames.FrameError, KeyError, ValueError, TypeError) as error:
-            raise ConfigError(f"{path}: {error}") from None
+    for beacon, path in zip(beacons, paths):
         for key in (beacon.id, beacon.address):
             if key in seen:
                 raise ConfigError(f"{path}: {key} already used by {seen[key]}")
             seen[key] = path
-        beacons.append(beacon)
+
+
+DEFAULTABLE = ("measuredPower", "advertisedPower", "pathLossExponent", "intervalMs")
+
+
+def parse_defaults(document: dict, root: str) -> dict:
+    """The `defaults` object: values of DEFAULTABLE keys for advertisers that do not give their own."""
+    defaults = get_field(document, "defaults", f"{root}: ", dict, default={}, required=False)
+    for key in DEFAULTABLE:
+        get_field(defaults, key, f"{root}: defaults", (int, float), default=0, required=False)
+    return defaults
+
+
+def parse_noise(document: dict, root: str) -> float:
+    """`noise.sigma` in dB (default 0: the model exactly)."""
+    noise = get_field(document, "noise", f"{root}: ", dict, default={}, required=False)
+    sigma = float(get_field(noise, "sigma", f"{root}: noise", (int, float), default=0.0, required=False))
+    if sigma < 0:
+        raise ConfigError(f"{root}: noise.sigma: {sigma} must not be negative")
+    return sigma
+
+
+def parse(document: dict, source: str) -> World:
+    """Builds the world from a parsed JSON document; `source` names the file in errors."""
+    root = source
+    defaults = parse_defaults(document, root)
+    receiver = parse_position(get_field(document, "receiver", f"{root}: ", dict), f"{root}: receiver")
+    noise = parse_noise(document, root)
+    entries = get_field(document, "beacons", f"{root}: ", list)
+    paths = [f"{root}: beacons[{index}]" for index in range(len(entries))]
+    beacons = [parse_beacon(entry, index, path, defaults) for index, (entry, path) in enumerate(zip(entries, paths))]
+    check_unique(beacons, paths)
     return World(receiver=receiver, beacons=beacons, noise_sigma=noise)
 
 
-def load(path: str) -> World:
-    """Reads and checks a configuration file."""
+def read_document(path: str) -> dict:
+    """The JSON object in the file at `path`; a ConfigError naming the file (and line) otherwise."""
     try:
         with open(path, encoding="utf-8") as file:
             document = json.load(file)
@@ -166,6 +211,9 @@ def load(path: str) -> World:
         raise ConfigError(f"{path}:{error.lineno}:{error.colno}: {error.msg}") from None
     if not isinstance(document, dict):
         raise ConfigError(f"{path}: expected a JSON object at the top level")
-    return parse(document, path)
+    return document
 
 
+def load(path: str) -> World:
+    """Reads and checks a configuration file."""
+    return parse(read_document(path), path)

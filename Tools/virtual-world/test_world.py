@@ -7,31 +7,20 @@ import json
 import math
 import os
 import select
-import socket
-import struct
 import subprocess
 import sys
-import time
 import unittest
 
 from bumble import hci
 
+from hci_client import (
+    LE_SET_EVENT_MASK_ALL, LE_SET_EXT_SCAN_ENABLE, LE_SET_EXT_SCAN_PARAMETERS, LE_SET_SCAN_ENABLE,
+    LE_SET_SCAN_PARAMETERS, RESET, SET_EVENT_MASK, H4Client, command,
+)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIG = os.path.join(HERE, "beacons.json")
 TIMEOUT_S = 10.0
-
-
-def command(opcode: int, parameters: bytes = b"") -> bytes:
-    return bytes([0x01]) + struct.pack("<HB", opcode, len(parameters)) + parameters
-
-
-RESET = command(0x0C03)
-SET_EVENT_MASK = command(0x0C01, (0x3DBFF807FFFBFFFF | 1 << 61).to_bytes(8, "little"))
-LE_SET_EVENT_MASK_ALL = command(0x2001, (0x7FFFF).to_bytes(8, "little"))
-LE_SET_SCAN_PARAMETERS = command(0x200B, bytes([0x00]) + struct.pack("<HH", 0x0010, 0x0010) + bytes([0x01, 0x00]))
-LE_SET_SCAN_ENABLE = command(0x200C, bytes([0x01, 0x00]))
-LE_SET_EXT_SCAN_PARAMETERS = command(0x2041, bytes([0x01, 0x00, 0x01, 0x00]) + struct.pack("<HH", 0x10, 0x10))
-LE_SET_EXT_SCAN_ENABLE = command(0x2042, bytes([0x01, 0x00]) + struct.pack("<HH", 0, 0))
 
 
 class World:
@@ -45,34 +34,17 @@ class World:
             self.close()
             raise TimeoutError("world.py did not print its ready line")
         self.info = json.loads(self.process.stdout.readline())
-        self.socket = socket.create_connection(("127.0.0.1", self.info["port"]), timeout=TIMEOUT_S)
-        self.buffer = b""
+        self.client = H4Client("127.0.0.1", self.info["port"], TIMEOUT_S)
 
     def send(self, packet: bytes) -> None:
-        self.socket.sendall(packet)
+        self.client.send(packet)
 
     def events(self, duration_s: float) -> list[hci.HCI_Event]:
-        """Every event within `duration_s` (H4 framing: indicator 0x04, code, length)."""
-        deadline = time.monotonic() + duration_s
-        out = []
-        while time.monotonic() < deadline:
-            self.socket.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                chunk = self.socket.recv(4096)
-            except TimeoutError:
-                break
-            if not chunk:
-                break
-            self.buffer += chunk
-            while len(self.buffer) >= 3 and len(self.buffer) >= 3 + self.buffer[2]:
-                size = 3 + self.buffer[2]
-                out.append(hci.HCI_Packet.from_bytes(self.buffer[:size]))
-                self.buffer = self.buffer[size:]
-        return out
+        return self.client.events(duration_s)
 
     def close(self) -> None:
-        if hasattr(self, "socket"):
-            self.socket.close()
+        if hasattr(self, "client"):
+            self.client.close()
         self.process.terminate()
         self.process.stdout.close()
         try:

@@ -20,32 +20,18 @@ import json
 import logging
 import os
 import shutil
-import signal
-import socket
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from bumble import hci  # noqa: E402
-from bumble.controller import Controller  # noqa: E402
-from bumble.device import (  # noqa: E402
-    AdvertisingEventProperties,
-    AdvertisingParameters,
-    Device,
-)
-from bumble.host import Host  # noqa: E402
 from bumble.link import LocalLink  # noqa: E402
-from bumble.transport.common import AsyncPipeSink  # noqa: E402
 from bumble.transport.pty import open_pty_transport  # noqa: E402
-from bumble.transport.tcp_server import open_tcp_server_transport_with_socket  # noqa: E402
 
+import air  # noqa: E402
 import config as world_config  # noqa: E402
 import radio  # noqa: E402
-from scanner_controller import ScannerController  # noqa: E402
-
-TLM_REFRESH_S = 1.0
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
@@ -63,46 +49,11 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def start_beacon(beacon: world_config.Beacon, link: LocalLink) -> None:
-    """One Bumble device on the link, advertising `beacon`'s frame with non-connectable legacy PDUs."""
-    controller = Controller(f"beacon-{beacon.address}", link=link)
-    address = hci.Address(beacon.address, hci.Address.RANDOM_DEVICE_ADDRESS)
-    device = Device(address=address, host=Host(controller, AsyncPipeSink(controller)))
-    await device.power_on()
-    properties = AdvertisingEventProperties(is_connectable=False, is_scannable=False, is_legacy=True)
-    parameters = AdvertisingParameters(
-        advertising_event_properties=properties,
-        primary_advertising_interval_min=beacon.interval_ms,
-        primary_advertising_interval_max=beacon.interval_ms,
-    )
-    advertising_set = await device.create_advertising_set(
-        advertising_parameters=parameters, random_address=address, advertising_data=beacon.payload(0.0)
-    )
-    if beacon.frame == "eddystone-tlm":
-        asyncio.get_running_loop().create_task(refresh_tlm(beacon, advertising_set))
-
-
-async def refresh_tlm(beacon: world_config.Beacon, advertising_set) -> None:
-    """Keeps a TLM beacon's counters (PDU count, uptime) moving."""
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    while True:
-        await asyncio.sleep(TLM_REFRESH_S)
-        await advertising_set.set_advertising_data(beacon.payload(loop.time() - started))
-
-
 async def run(arguments: argparse.Namespace) -> int:
     world = world_config.load(arguments.config)
     sigma = world.noise_sigma if arguments.noise is None else arguments.noise
     model = radio.PathLoss(sigma_db=sigma, seed=arguments.seed)
-    by_address = {beacon.address: beacon for beacon in world.beacons}
-
-    def rssi_for(address: hci.Address) -> int | None:
-        beacon = by_address.get(str(address).split("/")[0].upper())
-        if beacon is None:
-            return None
-        distance = beacon.position.distance_to(world.receiver)
-        return model.rssi(beacon.measured_power, beacon.path_loss_exponent, distance)
+    antenna = radio.Antenna(world.receiver, world.beacons, model, elapsed_s=lambda: 0.0)  # nothing moves here
 
     link = LocalLink()
     scratch = None
@@ -115,25 +66,16 @@ async def run(arguments: argparse.Namespace) -> int:
         ready["pty"] = os.path.realpath(link_path)
         ready["link"] = link_path
     else:
-        listener = socket.create_server((arguments.host, arguments.port), reuse_port=False)
-        transport = await open_tcp_server_transport_with_socket(listener)
-        ready["port"] = listener.getsockname()[1]
-    ScannerController(
-        "bluedot-scanner", host_source=transport.source, host_sink=transport.sink, link=link,
-        public_address="F0:F1:F2:F3:F4:F5", rssi_for=rssi_for, extended=arguments.features == "extended",
-    )
+        transport, ready["port"] = await air.listen_tcp(arguments.host, arguments.port)
+    air.attach_scanner(transport, link, "bluedot-scanner", "F0:F1:F2:F3:F4:F5", antenna.rssi_for,
+                       extended=arguments.features == "extended")
     for beacon in world.beacons:
-        await start_beacon(beacon, link)
+        await air.start_beacon(beacon, link)
     ready["beacons"] = [beacon.id for beacon in world.beacons]
     ready["features"] = arguments.features
+    stop = air.stop_signal()
     print(json.dumps(ready), flush=True)
 
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    # A launcher may hand down a mask blocking these (Foundation's Process on Linux does): unblock them.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
     await stop.wait()
     await transport.close()
     if scratch is not None:

@@ -25,6 +25,7 @@
   // The zoom buttons live outside the turning wrapper, so they stay upright and on screen.
   document.getElementById('map-controls').appendChild(map.zoomControl.getContainer());
   const floorLayers = new Map();   // floor -> L.layerGroup (plan + anchors)
+  const anchorMarkers = new Map(); // anchor id -> { marker, anchor }, restyled by the site's receiver states
   const el = (id) => document.getElementById(id);
   const toLatLng = (x, y) => L.latLng(y, x);
 
@@ -74,10 +75,10 @@
         const icon = L.divIcon({ className: 'bd-anchor', iconSize: [8, 8] });
         const where = anchor.lat !== undefined && anchor.lat !== null
           ? `<br>${anchor.lat.toFixed(7)}, ${anchor.lon.toFixed(7)}` : '';
-        L.marker(toLatLng(anchor.x, anchor.y), { icon, interactive: true, keyboard: false })
-          .bindTooltip(`<span class="bd-tip-box bd-upright">${anchor.id}<br>x ${anchor.x} m, y ${anchor.y} m${where}</span>`,
-            { className: 'bd-tip' })
+        const marker = L.marker(toLatLng(anchor.x, anchor.y), { icon, interactive: true, keyboard: false })
+          .bindTooltip(anchorTip(anchor, where, null), { className: 'bd-tip' })
           .addTo(group);
+        anchorMarkers.set(anchor.id, { marker, anchor, where });
       }
       floorLayers.set(floor.floor, group);
       const button = document.createElement('button');
@@ -87,6 +88,36 @@
       el('floors').appendChild(button);
     }
     selectFloor(venue.floors.length ? venue.floors[0].floor : 0);
+  }
+
+  function anchorTip(anchor, where, receiver) {
+    let site = '';
+    if (receiver) {
+      const offset = receiver.clockOffset === null ? '' : `, clock ${(receiver.clockOffset * 1000).toFixed(0)} ms off`;
+      site = `<br>${receiver.online ? 'online' : 'offline'} (${receiver.kind}), ${receiver.sightingsPerSecond.toFixed(1)}/s${offset}`;
+    }
+    return `<span class="bd-tip-box bd-upright">${anchor.id}<br>x ${anchor.x} m, y ${anchor.y} m${where}${site}</span>`;
+  }
+
+  // ---- a site's receivers (solver role): online/offline and rates on the anchors, every 3 s ----
+  async function refreshReceivers() {
+    const response = await fetch('/api/receivers', fetchOptions).catch(() => null);
+    if (!response || !response.ok) return;
+    const document_ = await response.json();
+    if (!document_.site) return;
+    const byID = new Map(document_.receivers.map((r) => [r.id, r]));
+    for (const [id, { marker, anchor, where }] of anchorMarkers) {
+      const receiver = byID.get(id) || null;
+      const element = marker.getElement();
+      if (element) {
+        element.classList.toggle('bd-online', !!receiver && receiver.online);
+        element.classList.toggle('bd-offline', !receiver || !receiver.online);
+      }
+      marker.setTooltipContent(anchorTip(anchor, where, receiver || { online: false, kind: 'never heard', sightingsPerSecond: 0, clockOffset: null }));
+    }
+    const online = document_.receivers.filter((r) => r.online && r.known).length;
+    el('venue-name').dataset.receivers = `${online}/${anchorMarkers.size}`;
+    el('venue-name').title = `site ${document_.site}: ${online} of ${anchorMarkers.size} receivers online`;
   }
 
   function selectFloor(floor) {
@@ -394,5 +425,9 @@
   };
 
   setFollow('recenter');
-  loadVenue().then(connect).catch((error) => showError('Cannot load the venue: ' + error.message));
+  loadVenue().then(() => {
+    connect();
+    refreshReceivers();
+    setInterval(refreshReceivers, 3000);
+  }).catch((error) => showError('Cannot load the venue: ' + error.message));
 })();

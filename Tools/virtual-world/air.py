@@ -1,0 +1,78 @@
+"""The air the virtual worlds share: beacon devices advertising on one Bumble LocalLink, and receiver controllers
+(scanner_controller.ScannerController) hearing them, each exposed to its host as H4 over TCP or a pty."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+from typing import Callable
+
+from bumble import hci
+from bumble.controller import Controller
+from bumble.device import AdvertisingEventProperties, AdvertisingParameters, Device
+from bumble.host import Host
+from bumble.link import LocalLink
+from bumble.transport.common import AsyncPipeSink, Transport
+from bumble.transport.tcp_server import open_tcp_server_transport_with_socket
+
+import config
+from scanner_controller import ScannerController
+
+TLM_REFRESH_S = 1.0
+
+
+async def start_beacon(beacon: config.Beacon, link: LocalLink) -> None:
+    """One Bumble device on the link, advertising `beacon`'s frame with non-connectable legacy PDUs."""
+    controller = Controller(f"beacon-{beacon.address}", link=link)
+    address = hci.Address(beacon.address, hci.Address.RANDOM_DEVICE_ADDRESS)
+    device = Device(address=address, host=Host(controller, AsyncPipeSink(controller)))
+    await device.power_on()
+    properties = AdvertisingEventProperties(is_connectable=False, is_scannable=False, is_legacy=True)
+    parameters = AdvertisingParameters(
+        advertising_event_properties=properties,
+        primary_advertising_interval_min=beacon.interval_ms,
+        primary_advertising_interval_max=beacon.interval_ms,
+    )
+    advertising_set = await device.create_advertising_set(
+        advertising_parameters=parameters, random_address=address, advertising_data=beacon.payload(0.0)
+    )
+    if beacon.frame == "eddystone-tlm":
+        asyncio.get_running_loop().create_task(_refresh_tlm(beacon, advertising_set))
+
+
+async def _refresh_tlm(beacon: config.Beacon, advertising_set) -> None:
+    """Keeps a TLM beacon's counters (PDU count, uptime) moving."""
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    while True:
+        await asyncio.sleep(TLM_REFRESH_S)
+        await advertising_set.set_advertising_data(beacon.payload(loop.time() - started))
+
+
+async def listen_tcp(host: str, port: int) -> tuple[Transport, int]:
+    """An H4 transport for the first host to connect to `host`:`port` (0: a free port), and the port it got."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.create_server((host, port), family=family, reuse_port=False)
+    transport = await open_tcp_server_transport_with_socket(listener)
+    return transport, listener.getsockname()[1]
+
+
+def attach_scanner(transport: Transport, link: LocalLink, name: str, address: str,
+                   rssi_for: Callable[[hci.Address], int | None], extended: bool) -> ScannerController:
+    """The receiver's controller on `link`, talking H4 over `transport`; `rssi_for` is its radio model."""
+    return ScannerController(
+        name, host_source=transport.source, host_sink=transport.sink, link=link, public_address=address,
+        rssi_for=rssi_for, extended=extended,
+    )
+
+
+def stop_signal() -> asyncio.Event:
+    """An event set by SIGTERM or SIGINT; install it before announcing readiness, so an early stop is caught."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    # A launcher may hand down a mask blocking these (Foundation's Process on Linux does): unblock them.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    return stop
