@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `bluedot` command: scan, decode, replay, simulate, evaluate, and the gateway (run, demo).
+/// The `bluedot` command: scan, decode, replay, simulate, evaluate, the gateway (run, demo) and venue imports.
 @main
 struct BlueDot: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,7 +8,7 @@ struct BlueDot: AsyncParsableCommand {
         abstract: "Indoor location from Bluetooth LE beacons.",
         subcommands: [
             ScanCommand.self, DecodeCommand.self, ReplayCommand.self, SimulateCommand.self, EvaluateCommand.self,
-            RunCommand.self, DemoCommand.self,
+            RunCommand.self, DemoCommand.self, VenueCommand.self,
         ]
     )
 }

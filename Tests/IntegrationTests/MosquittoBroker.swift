@@ -28,7 +28,8 @@ final class MosquittoBroker: @unchecked Sendable {
         }
         self.host = host
         self.port = try port ?? Self.freePort()
-        directory = try IntegrationEnvironment.scratchDirectory()
+        let directory = try IntegrationEnvironment.scratchDirectory()
+        self.directory = directory
         let configuration = """
             listener \(self.port) \(host)
             allow_anonymous true
@@ -36,6 +37,7 @@ final class MosquittoBroker: @unchecked Sendable {
             log_dest stderr
             log_type error
             log_type warning
+            log_type notice
             \(extraConfiguration)
             """
         try configuration.write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)

@@ -107,6 +107,106 @@ struct SiteBrokerTests {
         broker.kill()
     }
 
+    @Test func refusedCredentialsAreRetriedAndTheRightOnesFromAPasswordFileConnect() async throws {
+        // libmosquitto's own loop gives up on an MQTT 5 refusal; the client's network thread must keep trying.
+        let scratch = try IntegrationEnvironment.scratchDirectory()
+        let passwords = scratch.appendingPathComponent("passwd").path
+        let made = try ChildProcess.run("/usr/bin/mosquitto_passwd", ["-b", "-c", passwords, "gw", "s3cret-pw"],
+                                        timeout: .seconds(10))
+        #expect(made.status == 0, "\(made.standardError)")
+        let broker = try await MosquittoBroker(extraConfiguration: "password_file \(passwords)\n")
+        // The broker's configuration allows anonymous clients; the password file makes it check names given.
+        var wrong = try MQTTOptions(url: "mqtt://gw@127.0.0.1:\(broker.port)")
+        wrong.password = "wrong"
+        wrong.reconnectLargestDelaySeconds = 1
+        let refused = try MQTTClient(options: wrong, logger: Self.logger)
+        let reasons = LockedValue<[String]>([])
+        try refused.start()
+        let reading = Task {
+            for await case .disconnected(let reason) in refused.events { reasons.withLock { $0.append(reason) } }
+        }
+        try await Task.sleep(for: .seconds(3.5))
+        #expect(!refused.isConnected)
+        #expect(reasons.value.contains { $0.contains("refused") || $0.contains("uthori") || $0.contains("password") },
+                "\(reasons.value)")
+        let log = broker.child?.standardError ?? ""
+        let attempts = log.components(separatedBy: "not authorised").count - 1
+        #expect(attempts >= 2, "kept trying after the refusal (\(attempts) refusals logged): \(log.suffix(800))")
+        refused.stop()
+        await reading.value
+
+        let file = scratch.appendingPathComponent("mqtt-password").path
+        try "s3cret-pw\n".write(toFile: file, atomically: true, encoding: .utf8)
+        var right = try MQTTOptions(url: "mqtt://gw@127.0.0.1:\(broker.port)")
+        right.password = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").first.map(String.init)
+        let accepted = try MQTTClient(options: right, logger: Self.logger)
+        try accepted.start()
+        #expect(await eventually { accepted.isConnected })
+        accepted.stop()
+        broker.kill()
+    }
+
+    @Test func aBrokerThatSpeaksOnly311IsReachedByFallingBack() async throws {
+        // mosquitto 2 speaks MQTT 5, so a 3.1.1-only broker is played by a minimal stub that answers an MQTT 5
+        // CONNECT as a 3.1.1 broker must (CONNACK 1, "unacceptable protocol version") and accepts 3.1.1.
+        let scratch = try IntegrationEnvironment.scratchDirectory()
+        let stub = scratch.appendingPathComponent("broker311.py").path
+        try Self.broker311.write(toFile: stub, atomically: true, encoding: .utf8)
+        let child = try ChildProcess("/usr/bin/env", ["python3", stub])
+        defer { child.kill() }
+        var port = 0
+        #expect(await child.waitForOutput(timeout: .seconds(10)) { text in
+            port = Int(text.split(separator: "\n").first ?? "") ?? 0
+            return port > 0
+        })
+        var options = try MQTTOptions(url: "mqtt://127.0.0.1:\(port)")
+        options.reconnectLargestDelaySeconds = 1
+        let client = try MQTTClient(options: options, logger: Self.logger)
+        try client.start()
+        let levels = LockedValue<[Int]>([])
+        let reading = Task {
+            for await case .connected(let level) in client.events { levels.withLock { $0.append(level) } }
+        }
+        #expect(await eventually(seconds: 8) { levels.value == [4] }, "connected in 3.1.1")
+        #expect(client.protocolLevel == 4)
+        #expect(child.standardOutput.contains("level 5 refused") && child.standardOutput.contains("level 4 accepted"))
+        client.stop()
+        await reading.value
+    }
+
+    static let broker311 = """
+        import socket, threading
+        server = socket.socket()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+        print(server.getsockname()[1], flush=True)
+        def serve(connection):
+            data = connection.recv(4096)
+            i = 1
+            while data[i] & 0x80:
+                i += 1
+            i += 1
+            name = (data[i] << 8) | data[i + 1]
+            level = data[i + 2 + name]
+            if level != 4:
+                print("level %d refused" % level, flush=True)
+                connection.send(bytes([0x20, 2, 0, 1]))
+                connection.close()
+                return
+            print("level 4 accepted", flush=True)
+            connection.send(bytes([0x20, 2, 0, 0]))
+            while True:
+                packet = connection.recv(4096)
+                if not packet:
+                    return
+                if packet[0] == 0xC0:
+                    connection.send(bytes([0xD0, 0]))
+        while True:
+            connection, _ = server.accept()
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+        """
+
     @Test func birthIsRetainedAndTheLastWillFiresWhenTheLinkDies() async throws {
         // The will is the broker's to send: seen by an outside subscriber after the client's link is cut (the
         // broker restarted keeps no will, so the client is cut by a second broker-side kill: keepalive 5 s).
@@ -245,8 +345,9 @@ struct SiteBrokerTests {
             (["-t", "bluedot/t/sightings/rx-2", "-m", goodText], "sightings:receiver-mismatch"),
             (["-t", "bluedot/t/receivers/rx-1/status", "-m", "maybe"], "status:malformed"),
             (["-t", "bluedot/t/receivers/rx-1/telemetry", "-m", "[1]"], "telemetry:malformed"),
-            (["-t", "espresense/devices/tag/kitchen", "-m", #"{"rssi":"loud"}"#], "espresense:malformed"),
-            (["-t", "espresense/devices/tag/kitchen", "-m", "\u{1}\u{2}"], "espresense:malformed"),
+            (["-t", "espresense/devices/tag/kitchen", "-m", #"{"rssi":"loud"}"#], "espresense:wrong-type"),
+            (["-t", "espresense/devices/tag/kitchen", "-m", "\u{1}\u{2}"], "espresense:malformed-json"),
+            (["-t", "espresense/devices/tag/kitchen", "-m", #"{"mac":"c0"}"#], "espresense:missing-field"),
         ]
         for (arguments, _) in cases { _ = try broker.publish(arguments) }
         _ = try broker.publish(["-t", "bluedot/t/sightings/rx-1", "-m", goodText])

@@ -1,17 +1,16 @@
-import Positioning
-
 /// One ESPresense node's report of one device: what the firmware publishes to `<prefix>/devices/<device>/<node>`
 /// (prefix `espresense`; the node is its room name made a slug, `id = slugify(room)` in the firmware's
 /// `src/main.cpp`; the payload is built by `BleFingerprint::fill` in `src/BleFingerprint.cpp`).
 ///
 /// Two payload generations are read, both as flat JSON objects:
-/// - firmware 4.0 and later (ESPresense commit 20d09fd3, April 2025, "Apply rxAdj to rssi not to rssi@1m"):
+/// - firmware 4.0 from beta 7 on (ESPresense commit 20d09fd3, April 2025, "Apply rxAdj to rssi not to rssi@1m"):
 ///   `{"mac", "id", "name", "rssi@1m", "rssi", "rxAdj", "rssiVar", "distance", "var", "int", ...}`. `rssi` is
 ///   the node's filtered RSSI with its receiver adjustment already taken off (`raw − rxAdj`, two decimals);
 ///   `rssi@1m` is the device's expected RSSI at 1 m without any adjustment.
-/// - firmware 3.x: `{"mac", "id", "idType", "rssi@1m", "rssi", "raw", "distance", "var", "int", ...}`, no
-///   `rxAdj`, no `rssiVar`. `rssi` is the unadjusted median of the last three packets (an integer), and the
-///   adjustment is added to `rssi@1m` instead; `raw` is the unfiltered *distance* in metres, not an RSSI.
+/// - firmware 3.x (and 4.0 betas 0 to 6, with `last` and `cnt` instead of `raw`):
+///   `{"mac", "id", "idType", "rssi@1m", "rssi", "raw", "distance", "var", "int", ...}`, no
+///   `rxAdj`, no `rssiVar`. `rssi` is unadjusted (in 3.x an integer: the last packet's, up to 3.3.0 the median of
+///   the last three), and the adjustment is added to `rssi@1m` instead; `raw` is the unfiltered *distance*, metres.
 ///
 /// Either way the firmware's distance is `10^((rssi@1m − rssi) / (10 · absorption))`: the receiver adjustment sits
 /// in exactly one of the two published numbers, so `rssi@1m` as published is the reference power for `rssi` as

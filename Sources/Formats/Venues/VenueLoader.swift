@@ -4,10 +4,10 @@ import Positioning
 /// Reads and validates venue files (`docs/formats.md`, "Venue file").
 ///
 /// Every rejection is a `VenueError` naming the file, the JSON path and the problem. Checked: types of every
-/// known field, finite numbers, required anchor `id`/`x`/`y`, duplicate anchor ids and floor numbers, anchors
-/// on floors the `floors` list does not have, bounds with min > max, path-loss exponents and shadowing sigmas
-/// that are not positive, latitude/longitude ranges. Unknown keys are ignored. Relative plan image paths are
-/// resolved against the venue file's folder.
+/// known field, finite numbers, required anchor `id`/`x`/`y`, duplicate anchor ids, room ids and floor numbers,
+/// anchors and rooms on floors the `floors` list does not have, room rings of fewer than three points, bounds
+/// with min > max, path-loss exponents and shadowing sigmas that are not positive, latitude/longitude ranges.
+/// Unknown keys are ignored. Relative plan image paths are resolved against the venue file's folder.
 public enum VenueLoader {
     /// Loads the venue file at `path`.
     public static func load(path: String) throws(VenueError) -> Venue {
@@ -52,8 +52,54 @@ public enum VenueLoader {
             firstIndex[a.id] = i
             anchors.append(a)
         }
+        let area = try root.optional("bounds").map { (c) throws(VenueError) in try bounds(c) }
         return Venue(name: name, origin: try origin(try root.optional("origin")), model: model, anchors: anchors,
-                     floors: floors, bounds: try root.optional("bounds").map { (c) throws(VenueError) in try bounds(c) })
+                     floors: floors, bounds: area, rooms: try rooms(try root.optional("rooms"), floors: floors))
+    }
+
+    /// The rooms: unique ids, each on a floor of `floors` when the venue lists floors.
+    static func rooms(_ cursor: JSONCursor?, floors: [Venue.Floor]) throws(VenueError) -> [Venue.Room] {
+        guard let cursor else { return [] }
+        var rooms: [Venue.Room] = []
+        var firstIndex: [String: Int] = [:]
+        for (i, c) in try cursor.elements().enumerated() {
+            let r = try room(c)
+            if let earlier = firstIndex[r.id] {
+                throw VenueError(file: c.file, path: "\(c.path).id",
+                                 message: "duplicate room id \"\(r.id)\" (first at rooms[\(earlier)])")
+            }
+            if !floors.isEmpty, !floors.contains(where: { $0.floor == r.floor }) {
+                throw VenueError(file: c.file, path: "\(c.path).floor", message: "floor \(r.floor) is not in floors")
+            }
+            firstIndex[r.id] = i
+            rooms.append(r)
+        }
+        return rooms
+    }
+
+    /// One room: id, optional name and floor (0), the outer ring and optional holes.
+    static func room(_ c: JSONCursor) throws(VenueError) -> Venue.Room {
+        _ = try c.members()
+        let holes = try (try c.optional("holes")?.elements() ?? []).map { (h) throws(VenueError) in try ring(h) }
+        return Venue.Room(id: try c.required("id").string(nonEmpty: true), name: try c.optional("name")?.string(),
+                          floor: try c.optional("floor")?.integer() ?? 0, polygon: try ring(try c.required("polygon")),
+                          holes: holes)
+    }
+
+    /// A ring `[[x, y], ...]` of at least three points, a closing repeat of the first not counted.
+    static func ring(_ c: JSONCursor) throws(VenueError) -> [Venue.PlanPoint] {
+        var points: [Venue.PlanPoint] = []
+        for p in try c.elements() { points.append(try point(p)) }
+        let corners = points.count > 1 && points.first == points.last ? points.count - 1 : points.count
+        guard corners >= 3 else { throw c.error("expected at least 3 points, got \(corners)") }
+        return points
+    }
+
+    /// `[x, y]`, finite numbers.
+    static func point(_ c: JSONCursor) throws(VenueError) -> Venue.PlanPoint {
+        guard case .array(let xy) = c.value, xy.count == 2 else { throw c.error("expected [x, y]") }
+        let pair = try c.elements()
+        return Venue.PlanPoint(x: try pair[0].number(), y: try pair[1].number())
     }
 
     /// The venue-wide model: the formats' uncalibrated default for whatever is not given.

@@ -3,11 +3,11 @@ import Positioning
 
 /// Writes a venue as JSON that `VenueLoader` reads back to an equal venue (e.g. to save a calibrated venue).
 ///
-/// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds; one anchor and one
-/// floor per line; keys within them in a fixed order (anchors: id, x, y, z, floor, measuredPower,
-/// pathLossExponent, shadowingSigma, the last three only when the anchor overrides them). Numbers use Swift's
-/// shortest round-trip form, so values survive a round trip exactly. The venue-wide `shadowingSigma` is always
-/// written.
+/// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds, rooms; one anchor,
+/// floor and room per line; keys within them in a fixed order (anchors: id, x, y, z, floor, measuredPower,
+/// pathLossExponent, shadowingSigma, the last three only when the anchor overrides them; rooms: id, name, floor,
+/// polygon, holes, name and holes only when present). Numbers use Swift's shortest round-trip form, so values
+/// survive a round trip exactly. The venue-wide `shadowingSigma` is always written.
 public enum VenueWriter {
     /// The venue as JSON text ending in a newline. Plan image paths inside `directory` (the folder the file will be
     /// written to) are written relative to it, as the loader resolves them.
@@ -25,6 +25,7 @@ public enum VenueWriter {
             members.append("\"floors\": " + list(venue.floors.map { floor($0, relativeTo: directory) }))
         }
         if let b = venue.bounds { members.append("\"bounds\": " + bounds(b)) }
+        if !venue.rooms.isEmpty { members.append("\"rooms\": " + list(venue.rooms.map(room))) }
         return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
     }
 
@@ -56,6 +57,20 @@ public enum VenueWriter {
             s += ", \"plan\": {" + plan.joined(separator: ", ") + "}"
         }
         return s + "}"
+    }
+
+    /// One room object on one line.
+    static func room(_ r: Venue.Room) -> String {
+        var s = "{\"id\": \(JSONText.quoted(r.id))"
+        if let name = r.name { s += ", \"name\": \(JSONText.quoted(name))" }
+        s += ", \"floor\": \(r.floor), \"polygon\": \(ring(r.polygon))"
+        if !r.holes.isEmpty { s += ", \"holes\": [" + r.holes.map(ring).joined(separator: ", ") + "]" }
+        return s + "}"
+    }
+
+    /// `[[x, y], ...]`.
+    static func ring(_ points: [Venue.PlanPoint]) -> String {
+        "[" + points.map { "[\(num($0.x)), \(num($0.y))]" }.joined(separator: ", ") + "]"
     }
 
     /// `[[minX, minY], [maxX, maxY]]`.

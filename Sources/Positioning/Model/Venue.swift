@@ -57,6 +57,42 @@ public struct Venue: Sendable, Hashable {
         }
     }
 
+    /// A point of a floor plan, metres in the venue's local frame.
+    public struct PlanPoint: Sendable, Hashable {
+        /// Horizontal coordinates, metres.
+        public var x: Double, y: Double
+
+        /// Creates a point.
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// A zone of one floor that a location can be "in" (a room, a corridor, a bay).
+    public struct Room: Sendable, Hashable {
+        /// Unique among the venue's rooms; what locations name as their `room`.
+        public var id: String
+        /// Display name.
+        public var name: String?
+        /// The floor the room is on.
+        public var floor: Int
+        /// The outer ring, at least three corners; the closing point (a repeat of the first) is optional and kept
+        /// as given.
+        public var polygon: [PlanPoint]
+        /// Rings cut out of the room (a stairwell, a pillar), each like `polygon`.
+        public var holes: [[PlanPoint]]
+
+        /// Creates a room.
+        public init(id: String, name: String? = nil, floor: Int = 0, polygon: [PlanPoint], holes: [[PlanPoint]] = []) {
+            self.id = id
+            self.name = name
+            self.floor = floor
+            self.polygon = polygon
+            self.holes = holes
+        }
+    }
+
     /// Display name of the site.
     public var name: String
     /// Geographic origin, when the venue is tied to the globe.
@@ -69,16 +105,19 @@ public struct Venue: Sendable, Hashable {
     public var floors: [Floor]
     /// Where targets can be, when given.
     public var bounds: Bounds?
+    /// The rooms, in file order; ids are unique.
+    public var rooms: [Room]
 
     /// Creates a venue.
     public init(name: String, origin: Origin? = nil, model: PathLossModel = .uncalibrated, anchors: [Anchor],
-                floors: [Floor] = [], bounds: Bounds? = nil) {
+                floors: [Floor] = [], bounds: Bounds? = nil, rooms: [Room] = []) {
         self.name = name
         self.origin = origin
         self.model = model
         self.anchors = anchors
         self.floors = floors
         self.bounds = bounds
+        self.rooms = rooms
     }
 }
 

@@ -1,5 +1,6 @@
 import BlueDotCore
 import CMosquitto
+import Dispatch
 import Logging
 
 #if canImport(Glibc)
@@ -42,8 +43,11 @@ public enum MQTTEvent: Sendable, Hashable {
     case message(MQTTMessage)
 }
 
-/// An MQTT client over Eclipse Mosquitto's libmosquitto: one network thread of the library's own
-/// (`mosquitto_loop_start`), reconnecting with exponential backoff by itself.
+/// An MQTT client over Eclipse Mosquitto's libmosquitto: one network thread running the library's loop
+/// (`mosquitto_loop_forever`), which reconnects by itself after a lost link. The library's loop gives up on
+/// errors it deems fatal (a broker refusing MQTT 5 or the credentials, a TLS failure); the thread then waits
+/// (1, 2, 4 ... up to `reconnectLargestDelaySeconds`) and connects again, in MQTT 3.1.1 when the broker refused 5,
+/// so a client never stops trying until `stop()`.
 ///
 /// Callbacks run on libmosquitto's thread; they only take the client's lock and yield into `events`, an
 /// `AsyncStream` that Swift tasks read. Publishing is safe from any thread and never blocks: while the link is
@@ -81,6 +85,7 @@ public final class MQTTClient: Sendable {
     private let handle: Handle
     private let box: CallbackBox
     private let logger: Logger
+    private let network = DispatchGroup()
 
     /// libmosquitto's global set-up, done once per process.
     private static let libraryReady: Bool = {
@@ -117,8 +122,11 @@ public final class MQTTClient: Sendable {
     }
 
     deinit {
-        box.stop()
-        mosquitto_loop_stop(handle.pointer, true)
+        if box.beginStopping() {
+            mosquitto_disconnect(handle.pointer)
+            network.wait()
+            box.stop()
+        }
         mosquitto_destroy(handle.pointer)
     }
 
@@ -155,8 +163,9 @@ public final class MQTTClient: Sendable {
     /// Starts libmosquitto's network thread and the first connect; later connects happen by themselves until
     /// `stop()`. A broker that is down is not an error: the client keeps trying.
     public func start() throws(MQTTError) {
-        let rc = mosquitto_loop_start(handle.pointer)
+        let rc = mosquitto_threaded_set(handle.pointer, true)
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw .badOption("network thread", Self.describe(rc)) }
+        guard box.beginRunning() else { return }
         let keepalive = Int32(min(65535, max(5, options.keepAliveSeconds)))
         let connect = mosquitto_connect_async(handle.pointer, options.host, Int32(options.port), keepalive)
         if connect != MOSQ_ERR_SUCCESS.rawValue {
@@ -165,6 +174,37 @@ public final class MQTTClient: Sendable {
                 "broker": "\(options.url)", "error": "\(Self.describe(connect))",
             ])
             box.noteDisconnect(Self.describe(connect))
+        }
+        let handle = handle, box = box, logger = logger, options = options
+        network.enter()
+        DispatchQueue(label: "bluedot.mqtt.\(options.clientID)").async { [network] in
+            defer { network.leave() }
+            Self.serve(handle: handle, box: box, options: options, logger: logger)
+        }
+    }
+
+    /// The network thread: libmosquitto's loop, and after each fatal return a pause and a fresh connect.
+    private static func serve(handle: Handle, box: CallbackBox, options: MQTTOptions, logger: Logger) {
+        var delay = Double(options.reconnectFirstDelaySeconds)
+        while !box.isStopping {
+            let rc = mosquitto_loop_forever(handle.pointer, 1000, 1)
+            if box.isStopping { return }
+            let reason = Self.describe(rc)
+            box.noteDisconnect(reason)
+            logger.warning("MQTT loop ended; connecting again", metadata: [
+                "broker": "\(options.url)", "error": "\(reason)", "retryInSeconds": "\(delay)",
+            ])
+            // An interruptible pause: stop() must not wait for it.
+            var waited = 0.0
+            while waited < delay, !box.isStopping {
+                usleep(50_000)
+                waited += 0.05
+            }
+            if box.isStopping { return }
+            delay = min(delay * 2, Double(options.reconnectLargestDelaySeconds))
+            if mosquitto_reconnect(handle.pointer) == MOSQ_ERR_SUCCESS.rawValue {
+                delay = Double(options.reconnectFirstDelaySeconds)
+            }
         }
     }
 
@@ -219,7 +259,7 @@ public final class MQTTClient: Sendable {
             }
         }
         mosquitto_disconnect(handle.pointer)
-        mosquitto_loop_stop(handle.pointer, false)
+        network.wait()
         box.stop()
     }
 
@@ -240,6 +280,7 @@ struct Handle: @unchecked Sendable {
 final class CallbackBox: Sendable {
     private struct State {
         var connected = false
+        var running = false
         var stopping = false
         var stopped = false
         var subscriptions: [(filter: String, qos: Int)] = []
@@ -295,6 +336,16 @@ final class CallbackBox: Sendable {
         }
     }
 
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// True the first time: the network thread is to be started.
+    func beginRunning() -> Bool {
+        state.withLock { s in
+            defer { s.running = true }
+            return !s.running && !s.stopping
+        }
+    }
+
     func beginStopping() -> Bool {
         state.withLock { s in
             defer { s.stopping = true }
@@ -315,8 +366,8 @@ final class CallbackBox: Sendable {
         guard let handle else { return }
         guard rc == 0 else {
             let reason = String(cString: mosquitto_reason_string(rc))
-            // MQTT 5 refused (3.1.1 brokers answer CONNACK 1 "unacceptable protocol version"; some answer 0x84):
-            // fall back to 3.1.1 for the next attempt, which libmosquitto makes by itself.
+            // MQTT 5 refused (libmosquitto reports a 3.1.1 broker's CONNACK 1 "unacceptable protocol version" as
+            // 0x84): the next attempt, made by the network thread, speaks 3.1.1.
             let fellBack = state.withLock { s -> Bool in
                 guard s.protocolVersion == .automatic, s.protocolLevel == 5,
                       rc == 1 || rc == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) else { return false }

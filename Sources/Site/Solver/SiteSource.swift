@@ -269,7 +269,8 @@ public final class SiteSource: ObservationSource {
         do {
             report = try ESPresenseReport.parse(topic: topic, payload: payload, prefix: prefix)
         } catch {
-            reject("espresense:malformed", topic: topic, why: "\(error)")
+            let kind = error.kindName.lowercased().split(separator: " ").joined(separator: "-")
+            reject("espresense:\(kind)", topic: topic, why: "\(error)")
             return
         }
         // ESPresense reports carry no time: they are heard when they arrive.

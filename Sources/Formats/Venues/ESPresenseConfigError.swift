@@ -1,0 +1,43 @@
+import Yams
+
+/// Why an ESPresense-companion configuration could not be imported: the file, the line, the field path and the
+/// problem. Its description reads `config.yaml:57: nodes[3].point: expected [x, y, z]`.
+public struct ESPresenseConfigError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file's name as given to the importer.
+    public var file: String
+    /// 1-based line of the offending YAML node, when known.
+    public var line: Int?
+    /// The field path (`nodes[3].point`); empty for syntax errors and problems of the file as a whole.
+    public var path: String
+    /// What is wrong.
+    public var message: String
+
+    /// Creates an error.
+    public init(file: String, line: Int?, path: String, message: String) {
+        self.file = file
+        self.line = line
+        self.path = path
+        self.message = message
+    }
+
+    /// A YAML syntax error, at its line (the column goes in the message).
+    init(yaml error: YamlError, file: String) {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let during = context.map { " (\($0.text))" } ?? ""
+            self.init(file: file, line: mark.line, path: "", message: "\(problem)\(during) (column \(mark.column))")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            self.init(file: file, line: context.mark.line, path: "",
+                      message: "duplicate key \(duplicates.sorted().joined(separator: ", "))")
+        default:
+            self.init(file: file, line: nil, path: "", message: "\(error)")
+        }
+    }
+
+    /// `file:line: path: message`, leaving out what is unknown.
+    public var description: String {
+        let place = line.map { "\(file):\($0)" } ?? file
+        return path.isEmpty ? "\(place): \(message)" : "\(place): \(path): \(message)"
+    }
+}
