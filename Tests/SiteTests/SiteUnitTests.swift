@@ -145,3 +145,16 @@ import Testing
         #expect(out == [1, 2, 3, 4, 5])
     }
 }
+
+@Suite struct ESPresenseIDTests {
+    @Test func espresenseIBeaconIDsBecomeCanonical() {
+        #expect(SiteSource.canonicalTarget("iBeacon:F7826DA6-4FA2-4E98-8024-BC5B71E0893E-1-7")
+            == "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7")
+        #expect(SiteSource.canonicalTarget("iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-100-40122")
+            == "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:100:40122")
+        for other in ["apple:1005:9-26", "iBeacon:nothex-4fa2-4e98-8024-bc5b71e0893e-1-7",
+                      "iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-70000", "tile:abc"] {
+            #expect(SiteSource.canonicalTarget(other) == other)
+        }
+    }
+}

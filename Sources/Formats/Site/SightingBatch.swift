@@ -21,7 +21,8 @@ public struct SightingBatch: Sendable, Hashable {
         public var id: String
         /// Received signal strength, dBm.
         public var rssi: Double
-        /// The TX power the beacon advertises (its RSSI at 1 m for iBeacon and AltBeacon), dBm, when known.
+        /// The TX power the report carries, dBm, when known: the extended report's TX power or the advertising
+        /// data's TX Power Level (iBeacon's and AltBeacon's measured power at 1 m is part of their frames).
         public var txPower: Double?
 
         /// Creates a sighting.

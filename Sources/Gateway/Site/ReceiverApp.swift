@@ -81,6 +81,18 @@ public struct ReceiverApp: Sendable {
                 "inputs": "\(app.runner.inputs.map(\.name).joined(separator: " + "))",
             ])
             await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await event in app.client.events {
+                        switch event {
+                        case .connected(let level):
+                            app.logger.notice("connected to the broker", metadata: ["mqtt": "\(level)"])
+                        case .disconnected(let reason):
+                            app.logger.warning("broker connection lost; sightings wait in the buffer",
+                                               metadata: ["reason": "\(reason)"])
+                        case .message: break
+                        }
+                    }
+                }
                 group.addTask { try? await app.runner.run() }
                 group.addTask { await app.publisher.run() }
                 try? await gracefulShutdown()

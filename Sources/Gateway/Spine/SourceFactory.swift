@@ -86,7 +86,10 @@ public enum SourceFactory {
         settings.reorderWindowSeconds = configuration.site.reorderWindowSeconds
         settings.espresensePrefix = configuration.site.espresensePrefix
         return SiteSource(
-            client: client, topics: topics, knownReceivers: Set(venue.anchors.map(\.id)), settings: settings,
+            client: client, topics: topics, knownReceivers: Set(venue.anchors.map(\.id)),
+            measuredPower: Dictionary(venue.anchors.map { ($0.id, $0.model(default: venue.model).measuredPowerDBm) },
+                                      uniquingKeysWith: { a, _ in a }),
+            settings: settings,
             farewell: [offline], clock: clock, logger: logger)
     }
 }

@@ -4,8 +4,9 @@ import Site
 /// `GET /api/receivers`: the site's receivers as the solver sees them (`docs/site.md`), for the map and for
 /// monitoring; an empty list when the gateway is not a site's solver.
 enum ReceiversDocument {
-    /// A receiver is drawn offline once its status says so, or when nothing came from it for this long, seconds.
-    static let silentAfterSeconds = 15.0
+    /// A receiver is drawn offline once its status says so, or when nothing (sightings, status, its telemetry
+    /// every 10 s) came from it for this long, seconds.
+    static let silentAfterSeconds = 25.0
 
     static func json(_ site: SiteSource?, now: Double) -> String {
         guard let site else { return "{\"site\":null,\"receivers\":[]}" }
@@ -15,9 +16,9 @@ enum ReceiversDocument {
         out += ",\"receivers\":["
         for (i, r) in site.receivers.enumerated() {
             if i > 0 { out += "," }
-            let silent = r.lastHeard.map { now - $0 > silentAfterSeconds } ?? true
-            // A status topic decides; without one (an ESPresense node that never sent it), recent sightings do.
-            let online = r.status.map { $0 == "online" } ?? !silent
+            let silent = r.lastMessage.map { now - $0 > silentAfterSeconds } ?? true
+            // Offline by its status (the last will), or silent behind a broken bridge for all its `online`.
+            let online = r.status != "offline" && !silent
             var w = JSONObjectWriter()
             w.string("id", r.id)
             w.string("kind", r.kind.rawValue)
@@ -26,7 +27,9 @@ enum ReceiversDocument {
             w.raw("online", online ? "true" : "false")
             w.raw("lastHeard", r.lastHeard.map { JSONText.fixed($0, decimals: 3) } ?? "null")
             w.raw("sightings", "\(r.sightings)")
-            w.raw("sightingsPerSecond", JSONText.fixed(silent ? 0 : r.sightingsPerSecond, decimals: 1))
+            w.raw("silent", silent ? "true" : "false")
+            let recent = r.lastHeard.map { now - $0 <= 5 } ?? false
+            w.raw("sightingsPerSecond", JSONText.fixed(recent ? r.sightingsPerSecond : 0, decimals: 1))
             w.raw("batches", "\(r.batches)")
             w.raw("missedBatches", "\(r.missedBatches)")
             w.raw("late", "\(r.late)")

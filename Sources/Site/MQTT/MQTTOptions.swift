@@ -33,7 +33,8 @@ public struct MQTTOptions: Sendable, Hashable {
     public var keyFile: String?
     /// Protocol version.
     public var protocolVersion = ProtocolVersion.automatic
-    /// First pause between reconnect attempts, seconds (doubling up to `reconnectLargestDelaySeconds`).
+    /// First pause between reconnect attempts, seconds (growing up to `reconnectLargestDelaySeconds`:
+    /// libmosquitto's own backoff after a lost link, doubling after a refusal).
     public var reconnectFirstDelaySeconds = 1
     /// Largest pause between reconnect attempts, seconds.
     public var reconnectLargestDelaySeconds = 8

@@ -18,13 +18,16 @@ public struct ReceiverInfo: Sendable, Hashable {
     public var status: String?
     /// The solver's clock when it last delivered sightings, Unix seconds.
     public var lastHeard: Double?
+    /// The solver's clock when anything last came from it (sightings, status, telemetry every 10 s), Unix seconds.
+    public var lastMessage: Double?
     /// Sightings received.
     public var sightings = 0
     /// Sightings per second over the last few seconds.
     public var sightingsPerSecond = 0.0
     /// Batches received.
     public var batches = 0
-    /// Batches missing by their sequence numbers (lost on the way, or dropped by the receiver's buffer).
+    /// Batches missing by their sequence numbers: lost between the receiver and the solver (sightings dropped by
+    /// the receiver's own buffer leave no gap; its telemetry counts them).
     public var missedBatches = 0
     /// Seconds added to the receiver's clock to read the solver's (`ClockOffsetEstimator`); nil for ESPresense
     /// nodes, whose reports carry no time.

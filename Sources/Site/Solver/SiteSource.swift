@@ -84,21 +84,24 @@ public final class SiteSource: ObservationSource {
     /// The settings.
     public let settings: Settings
     private let knownReceivers: Set<String>
+    private let measuredPower: [String: Double]
     private let farewell: [MQTTMessage]
     private let clock: any BlueDotClock
     private let logger: Logger
     private let state = LockedValue(State())
     private let delivering = Mutex(())
 
-    /// A source over `client` for the site `topics`; `knownReceivers` are the venue's anchor ids; `farewell` is
-    /// published on `stop()` (the solver's `offline`).
+    /// A source over `client` for the site `topics`; `knownReceivers` are the venue's anchor ids and
+    /// `measuredPower` their model's RSSI at 1 m (ESPresense reports are moved onto it); `farewell` is published on
+    /// `stop()` (the solver's `offline`).
     public init(
-        client: MQTTClient, topics: SiteTopics, knownReceivers: Set<String>, settings: Settings = Settings(),
-        farewell: [MQTTMessage] = [], clock: any BlueDotClock, logger: Logger
+        client: MQTTClient, topics: SiteTopics, knownReceivers: Set<String>, measuredPower: [String: Double] = [:],
+        settings: Settings = Settings(), farewell: [MQTTMessage] = [], clock: any BlueDotClock, logger: Logger
     ) {
         self.client = client
         self.topics = topics
         self.knownReceivers = knownReceivers
+        self.measuredPower = measuredPower
         self.settings = settings
         self.farewell = farewell
         self.clock = clock
@@ -273,8 +276,14 @@ public final class SiteSource: ObservationSource {
             reject("espresense:\(kind)", topic: topic, why: "\(error)")
             return
         }
-        // ESPresense reports carry no time: they are heard when they arrive.
-        let o = Observation(t: now, anchor: report.node, target: report.device, rssiDBm: report.rssi,
+        // ESPresense reports carry no time: they are heard when they arrive. The firmware measures distance from
+        // `rssi` against the device's `rssi@1m`; the engine measures against the node's model in the venue, so the
+        // RSSI is moved by their difference: the same distance for the same report, in the venue's model.
+        var rssi = report.rssi
+        if let reference = report.referencePowerDBm, let model = measuredPower[report.node] {
+            rssi += model - reference
+        }
+        let o = Observation(t: now, anchor: report.node, target: Self.canonicalTarget(report.device), rssiDBm: rssi,
                             txPowerDBm: report.referencePowerDBm)
         state.withLock { s in
             var r = s.receivers[report.node] ?? newReceiver(report.node, kind: .espresense)
@@ -282,6 +291,20 @@ public final class SiteSource: ObservationSource {
             count(&r, 1, now: now)
             s.receivers[report.node] = r
         }
+    }
+
+    /// ESPresense's id of an iBeacon (`iBeacon:<uuid>-<major>-<minor>`) as BlueDot's canonical id
+    /// (`ibeacon:<uuid>:<major>:<minor>`), so a tag heard by BlueDot receivers and ESPresense nodes is one target;
+    /// other ids as they are.
+    static func canonicalTarget(_ device: String) -> String {
+        let lower = device.lowercased()
+        guard lower.hasPrefix("ibeacon:") else { return device }
+        let parts = lower.dropFirst("ibeacon:".count).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 7, [8, 4, 4, 4, 12].elementsEqual(parts.prefix(5).map(\.count)),
+              parts.prefix(5).allSatisfy({ $0.allSatisfy(\.isHexDigit) }),
+              let major = UInt16(parts[5]), let minor = UInt16(parts[6])
+        else { return device }
+        return "ibeacon:\(parts.prefix(5).joined(separator: "-")):\(major):\(minor)"
     }
 
     private func handleStatus(_ payload: [UInt8], receiver: String, kind: ReceiverInfo.Kind, now: Double) {
@@ -294,6 +317,7 @@ public final class SiteSource: ObservationSource {
         state.withLock { s in
             var r = s.receivers[receiver] ?? newReceiver(receiver, kind: kind)
             r.info.status = text
+            r.info.lastMessage = now
             s.receivers[receiver] = r
         }
     }
@@ -307,6 +331,7 @@ public final class SiteSource: ObservationSource {
         state.withLock { s in
             var r = s.receivers[receiver] ?? newReceiver(receiver, kind: .bluedot)
             r.info.telemetry = String(decoding: payload, as: UTF8.self)
+            r.info.lastMessage = now
             s.receivers[receiver] = r
         }
     }
@@ -343,6 +368,7 @@ public final class SiteSource: ObservationSource {
     private func count(_ r: inout Receiver, _ n: Int, now: Double) {
         r.info.sightings += n
         r.info.lastHeard = now
+        r.info.lastMessage = now
         let start = r.rateWindowStart ?? now
         r.rateWindowStart = start
         r.rateWindowCount += n
