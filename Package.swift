@@ -173,6 +173,12 @@ let package = Package(
             dependencies: ["Site", "Positioning", "Formats", "BlueDotCore"],
             swiftSettings: strict
         ),
+        // The MQTT client's threads under load against a real mosquitto (also run under TSan by Tools/tsan).
+        .testTarget(
+            name: "MQTTClientTests",
+            dependencies: ["Site", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         // Drives the built `bluedot` binary against the Bumble virtual world (Tools/virtual-world) and a real
         // mosquitto broker (the site's receivers and solver, in-process and as processes).
         .testTarget(

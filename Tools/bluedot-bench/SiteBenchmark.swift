@@ -15,6 +15,7 @@ import Site
 /// arrival time minus the fix's `t`, the grid point it stands for, minus the window). With `--rates a,b,c` it runs
 /// once per rate and says whether the solver kept up: lag in the last third no more than 1.5x the first third's,
 /// and every sighting delivered.
+
 enum SiteBenchmark {
     struct Options {
         var binary = ".build/release/bluedot"
@@ -75,8 +76,9 @@ enum SiteBenchmark {
         broker.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
         broker.arguments = ["-c", configuration.path]
         broker.standardError = FileHandle.nullDevice
+        broker.standardOutput = FileHandle.nullDevice
         try broker.run()
-        defer { broker.terminate() }
+        defer { kill(broker.processIdentifier, SIGKILL) }
         try await Task.sleep(for: .milliseconds(300))
         let url = "mqtt://127.0.0.1:\(port)"
 
@@ -113,7 +115,12 @@ enum SiteBenchmark {
         publisherOptions.clientID = "bench-receivers"
         let publisher = try MQTTClient(options: publisherOptions, logger: logger)
         try publisher.start()
-        while !publisher.isConnected || !watcher.isConnected { try await Task.sleep(for: .milliseconds(20)) }
+        let connectBy = SystemClock().now() + 10
+        while !publisher.isConnected || !watcher.isConnected {
+            guard SystemClock().now() < connectBy else { throw BenchError("could not connect to the broker at \(url)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        print("connected; publishing for \(o.warmup + o.seconds) s")
         try await Task.sleep(for: .milliseconds(500))
 
         // Publish in real time: every 100 ms each receiver's sightings of the last 100 ms.
@@ -170,6 +177,7 @@ enum SiteBenchmark {
         print(String(format: "rate %.1f Hz per link: %.0f sightings/s published; solver CPU %.3f cores (%.1f%% of a core per 3,000 sightings/s); resident %.1f MiB peak",
                      rateHz, rate, cpu / wall, 100 * cpu / wall / (rate / 3000), Double(peakRSS) / 1024))
         print(String(format: "  solver read %.0f of %d sightings published (%.0f late)", delivered, published, late))
+        if let receivers = try? receiversSummary(base) { print("  " + receivers) }
         if sorted.isEmpty {
             print("  no locations published")
         } else {
@@ -189,7 +197,27 @@ enum SiteBenchmark {
         publisher.stop()
         watcher.stop()
         solver.terminate()
-        solver.waitUntilExit()
+        for _ in 0..<100 where solver.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    /// The spread of the solver's clock offsets and jitters over the receivers (`/api/receivers`).
+    static func receiversSummary(_ base: String) throws -> String {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        curl.arguments = ["curl", "-s", "--max-time", "10", base + "api/receivers"]
+        let pipe = Pipe()
+        curl.standardOutput = pipe
+        try curl.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let receivers = object["receivers"] as? [[String: Any]] else { return "no receivers" }
+        let offsets = receivers.compactMap { $0["clockOffset"] as? Double }.sorted()
+        let jitters = receivers.compactMap { $0["clockJitter"] as? Double }.sorted()
+        let late = receivers.compactMap { $0["late"] as? Int }.sorted()
+        guard let o0 = offsets.first, let o1 = offsets.last, let j = jitters.last, let l = late.last else { return "-" }
+        return String(format: "%d receivers: clock offsets %.1f ... %.1f ms, largest jitter %.1f ms, late per receiver up to %d",
+                      receivers.count, 1000 * o0, 1000 * o1, 1000 * j, l)
     }
 
     /// The `t` of a location-format object (`{"t": 123.456, ...`).
