@@ -101,6 +101,10 @@ import Testing
             "venue": "v", "mode": "self", "gateway-id": "g", "listen": "127.0.0.1:1", "record": "r",
             "token": "0123456789abcdef", "insecure": "false", "loop": "true", "speed": "2", "interval": "1",
             "stale-after": "5", "web-root": "w", "leaflet": "l", "h4-tty": "/dev/ttyS0", "baud": "9600",
+            "mqtt": "mqtt://broker.lan", "publish": "mqtts://rx@broker.lan:8884", "site": "home", "receiver": "rx-1",
+            "mqtt-password-file": "/etc/bluedot/pw", "mqtt-password": "pw", "mqtt-client-id": "c", "mqtt-keepalive": "20",
+            "mqtt-ca": "ca.pem", "mqtt-cert": "c.pem", "mqtt-key": "k.pem", "mqtt-protocol": "3.1.1",
+            "espresense": "true", "publish-allow": "ibeacon:*, mac:c0:*", "publish-buffer": "10", "reorder-window": "0.5",
         ]
         for key in ConfigurationKeys.all {
             let value = try #require(samples[key], "no sample for \(key)")
@@ -108,8 +112,34 @@ import Testing
         }
         #expect(c.sources == [
             .h4TTY(path: "/dev/ttyS0", baud: 9600), .replay(path: "r"), .observations(path: "o"),
-            .simulate(trackPath: "t"),
+            .simulate(trackPath: "t"), .site(broker: "mqtt://broker.lan:1883"),
         ], "the last controller key wins; files add inputs")
         #expect(c.leafletPath == "l" && c.webRoot == "w" && c.loop && c.speed == 2)
+        #expect(c.site.publishBroker == "mqtts://rx@broker.lan:8884" && c.site.site == "home" && c.gatewayID == "rx-1")
+        #expect(c.site.protocolVersion == .v311 && c.site.keepAliveSeconds == 20 && c.site.espresensePrefix == "espresense")
+        #expect(c.site.allow.map(\.pattern) == ["ibeacon:*", "mac:c0:*"] && c.site.reorderWindowSeconds == 0.5)
+    }
+
+    @Test func siteRolesAreCheckedAsAWhole() throws {
+        func error(_ text: String) -> String {
+            do {
+                try ConfigurationFile.parse(text, file: "site.conf").validate(location: "site.conf")
+                return "valid"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(error("h4-tcp = 127.0.0.1:9\npublish = mqtt://b\nsite = s\nreceiver = rx") == "valid")
+        #expect(error("h4-tcp = 127.0.0.1:9\npublish = mqtt://b\nreceiver = rx").contains("site"))
+        #expect(error("h4-tcp = 127.0.0.1:9\npublish = mqtt://b\nsite = s").contains("receiver"))
+        #expect(error("h4-tcp = 127.0.0.1:9\npublish = mqtt://b\nsite = s\nreceiver = rx\nvenue = v.json")
+            .contains("does not solve"))
+        #expect(error("observations = o\npublish = mqtt://b\nsite = s\nreceiver = rx").contains("radio"))
+        #expect(error("mqtt = mqtt://b\nsite = s\nvenue = v\nmode = tag") == "valid")
+        #expect(error("mqtt = mqtt://b\nsite = s\nvenue = v").contains("mode tag"))
+        #expect(error("mqtt = mqtt://b\nvenue = v\nmode = tag").contains("site"))
+        #expect(error("mqtt = mqtt://u:pw@b\nsite = s\nvenue = v\nmode = tag").contains("password"))
+        #expect(error("mqtt = mqtt://b\nsite = a/b\nvenue = v\nmode = tag").contains("topic level"))
+        #expect(error("hci = hci0\nespresense = true\nvenue = v").contains("espresense"))
     }
 }

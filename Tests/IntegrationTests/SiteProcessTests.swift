@@ -124,18 +124,23 @@ struct SiteProcessTests {
         for (k, id) in ["rx-1", "rx-2", "rx-3", "rx-4"].enumerated() { receivers[id] = try startReceiver(id, index: k + 1) }
         defer { for r in receivers.values { r.kill() } }
 
-        let solver = try ChildProcess(IntegrationEnvironment.bluedot, [
-            "run", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--site", "vs", "--venue", venuePath, "--mode", "tag",
-            "--listen", "127.0.0.1:0", "--log-level", "info",
-        ])
+        func startSolver() async throws -> (ChildProcess, String) {
+            let solver = try ChildProcess(IntegrationEnvironment.bluedot, [
+                "run", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--site", "vs", "--venue", venuePath, "--mode", "tag",
+                "--listen", "127.0.0.1:0", "--log-level", "info",
+            ])
+            var base = ""
+            #expect(await solver.waitForOutput(timeout: .seconds(30)) { _ in
+                guard let range = solver.standardError.range(of: #"http://127\.0\.0\.1:[0-9]+/"#,
+                                                              options: .regularExpression)
+                else { return false }
+                base = String(solver.standardError[range])
+                return true
+            }, "solver did not listen: \(solver.standardError.suffix(2000))")
+            return (solver, base)
+        }
+        var (solver, base) = try await startSolver()
         defer { solver.kill() }
-        var base = ""
-        #expect(await solver.waitForOutput(timeout: .seconds(30)) { _ in
-            guard let range = solver.standardError.range(of: #"http://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression)
-            else { return false }
-            base = String(solver.standardError[range])
-            return true
-        }, "solver did not listen: \(solver.standardError.suffix(2000))")
 
         // Watch the published locations.
         var options = try MQTTOptions(url: "mqtt://127.0.0.1:\(broker.port)")
@@ -190,6 +195,29 @@ struct SiteProcessTests {
         print("broker down \(restartedAt - killedAt) s; first current fix \(resumed) s after it was back")
         #expect(resumed < 5)
         #expect(solver.isRunning && receivers.values.allSatisfy(\.isRunning), "no crash")
+
+        // The solver killed and started again: back to current fixes of every tag, and to its accuracy, in seconds.
+        solver.kill()
+        let restartAt = SystemClock().now()
+        (solver, base) = try await startSolver()
+        func current(after t0: Double) -> [(arrived: Double, fix: LocationFix)] {
+            fixes.value.filter { $0.arrived > t0 && !$0.fix.lastKnown }
+        }
+        #expect(await eventually(seconds: 15) { Set(current(after: restartAt).map(\.fix.target)) == Set(tags) })
+        let back = current(after: restartAt)
+        let firstEach = Set(tags).compactMap { tag in back.first { $0.fix.target == tag }?.arrived }.max() ?? .infinity
+        try await Task.sleep(for: .seconds(5))
+        let laterTruth = try Truth(path: truthPath)
+        var afterErrors: [Double] = []
+        for (arrived, fix) in current(after: firstEach) where arrived <= firstEach + 5 {
+            guard let p = laterTruth.position(fix.target, at: fix.t) else { continue }
+            afterErrors.append(((fix.x - p.x) * (fix.x - p.x) + (fix.y - p.y) * (fix.y - p.y)).squareRoot())
+        }
+        afterErrors.sort()
+        let afterMedian = afterErrors.isEmpty ? .infinity : afterErrors[afterErrors.count / 2]
+        print("solver restarted: every tag's first current fix \(firstEach - restartAt) s after the restart (process start included); median error over the next 5 s \(afterMedian) m (\(afterErrors.count) fixes)")
+        #expect(firstEach - restartAt < 5)
+        #expect(afterMedian < 1.5, "full accuracy at once: the engine needs no history beyond the grid interval")
 
         // A receiver killed: its last will says offline, on the broker and in the solver's API.
         receivers["rx-4"]?.kill()

@@ -43,7 +43,7 @@ public struct ReceiverApp: Sendable {
             let options = try c.site.options(url: broker, defaultClientID: "bluedot-receiver-\(name)-\(receiver)")
             client = try MQTTClient(
                 options: options, will: offline, birth: [MQTTMessage(topic: status, text: "online", qos: 1, retain: true)],
-                logger: logger)
+                clock: clock, logger: logger)
         } catch {
             throw ConfigurationError(location: "configuration", key: "publish", reason: .badValue("\(error)"))
         }

@@ -78,7 +78,8 @@ public enum SourceFactory {
             let options = try configuration.site.options(url: broker, defaultClientID: "bluedot-solver-\(name)")
             client = try MQTTClient(
                 options: options, will: offline,
-                birth: [MQTTMessage(topic: topics.solverStatus, text: "online", qos: 1, retain: true)], logger: logger)
+                birth: [MQTTMessage(topic: topics.solverStatus, text: "online", qos: 1, retain: true)], clock: clock,
+                logger: logger)
         } catch {
             throw ConfigurationError(location: "configuration", key: "mqtt", reason: .badValue("\(error)"))
         }

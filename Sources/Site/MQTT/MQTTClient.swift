@@ -17,13 +17,16 @@ public struct MQTTMessage: Sendable, Hashable {
     public var qos: Int
     /// Retained by the broker for later subscribers.
     public var retain: Bool
+    /// For a message received: the client's clock when libmosquitto handed it over (before any queueing in Swift).
+    public var receivedAt: Double?
 
     /// Creates a message.
-    public init(topic: String, payload: [UInt8], qos: Int = 0, retain: Bool = false) {
+    public init(topic: String, payload: [UInt8], qos: Int = 0, retain: Bool = false, receivedAt: Double? = nil) {
         self.topic = topic
         self.payload = payload
         self.qos = qos
         self.retain = retain
+        self.receivedAt = receivedAt
     }
 
     /// Creates a message with a UTF-8 text payload.
@@ -97,7 +100,7 @@ public final class MQTTClient: Sendable {
     /// an option (unreadable TLS files, a bad client id).
     public init(
         options: MQTTOptions, will: MQTTMessage? = nil, birth: [MQTTMessage] = [], eventBuffer: Int = 100_000,
-        logger: Logger
+        clock: any BlueDotClock = SystemClock(), logger: Logger
     ) throws(MQTTError) {
         guard Self.libraryReady else { throw .badOption("library", "mosquitto_lib_init failed") }
         self.options = options
@@ -106,7 +109,8 @@ public final class MQTTClient: Sendable {
             of: MQTTEvent.self, bufferingPolicy: .bufferingNewest(max(1, eventBuffer)))
         events = stream
         box = CallbackBox(
-            continuation: continuation, birth: birth, protocolVersion: options.protocolVersion, logger: logger)
+            continuation: continuation, birth: birth, protocolVersion: options.protocolVersion, clock: clock,
+            logger: logger)
         let id = options.clientID.isEmpty ? nil : options.clientID
         guard let mosq = mosquitto_new(id, true, Unmanaged.passUnretained(box).toOpaque()) else {
             throw .badOption("client", "mosquitto_new failed (client id \"\(options.clientID)\")")
@@ -285,6 +289,9 @@ final class CallbackBox: Sendable {
         var stopped = false
         var subscriptions: [(filter: String, qos: Int)] = []
         var inFlight: Set<Int32> = []
+        /// Message ids acknowledged before `publish` recorded them (the broker can answer before
+        /// `mosquitto_publish` returns), the last 256.
+        var acknowledgedEarly: [Int32] = []
         var statistics = MQTTClient.Statistics()
         var protocolVersion: MQTTOptions.ProtocolVersion
         var protocolLevel = 5
@@ -295,11 +302,13 @@ final class CallbackBox: Sendable {
     private let continuation: AsyncStream<MQTTEvent>.Continuation
     private let birth: [MQTTMessage]
     private let logger: Logger
+    private let clock: any BlueDotClock
     private let handleBox = LockedValue<Handle?>(nil)
 
     init(continuation: AsyncStream<MQTTEvent>.Continuation, birth: [MQTTMessage],
-         protocolVersion: MQTTOptions.ProtocolVersion, logger: Logger) {
+         protocolVersion: MQTTOptions.ProtocolVersion, clock: any BlueDotClock, logger: Logger) {
         self.continuation = continuation
+        self.clock = clock
         self.birth = birth
         self.logger = logger
         state = LockedValue(State(protocolVersion: protocolVersion,
@@ -332,7 +341,12 @@ final class CallbackBox: Sendable {
     func published(mid: Int32, qos: Int) {
         state.withLock { s in
             s.statistics.messagesPublished += 1
-            if qos > 0 { s.inFlight.insert(mid) }
+            guard qos > 0 else { return }
+            if let early = s.acknowledgedEarly.firstIndex(of: mid) {
+                s.acknowledgedEarly.remove(at: early)
+            } else {
+                s.inFlight.insert(mid)
+            }
         }
     }
 
@@ -417,7 +431,12 @@ final class CallbackBox: Sendable {
     }
 
     func acknowledged(_ mid: Int32) {
-        state.withLock { _ = $0.inFlight.remove(mid) }
+        state.withLock { s in
+            if s.inFlight.remove(mid) == nil {
+                s.acknowledgedEarly.append(mid)
+                if s.acknowledgedEarly.count > 256 { s.acknowledgedEarly.removeFirst() }
+            }
+        }
     }
 
     /// A message (libmosquitto's thread): copied out of libmosquitto's memory, then yielded.
@@ -427,7 +446,7 @@ final class CallbackBox: Sendable {
         let payload: [UInt8] = count == 0 || m.payload == nil
             ? [] : Array(UnsafeRawBufferPointer(start: m.payload, count: count))
         let result = continuation.yield(.message(MQTTMessage(topic: topic, payload: payload, qos: Int(m.qos),
-                                                             retain: m.retain)))
+                                                             retain: m.retain, receivedAt: clock.now())))
         state.withLock { s in
             s.statistics.messagesReceived += 1
             if case .dropped = result { s.statistics.messagesDropped += 1 }

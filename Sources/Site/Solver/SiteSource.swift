@@ -73,6 +73,9 @@ public final class SiteSource: ObservationSource {
         var reorder = ReorderBuffer<Observation>(tolerance: .infinity)
         var statistics = SiteStatistics()
         var loggedKinds: Set<String> = []
+        /// Messages handled, and the client's clock when the last of them arrived.
+        var handled = 0
+        var lastArrival = -Double.infinity
         var runs = 0
         var stopped = false
     }
@@ -196,11 +199,17 @@ public final class SiteSource: ObservationSource {
         }
     }
 
-    /// Lets out, in time order, every sighting whose time is at least the reorder window behind the clock.
+    /// Lets out, in time order, every sighting whose time is at least the reorder window behind the clock, or,
+    /// while received messages still wait to be read (the solver is busy), behind the arrival of the last one
+    /// read: a message that waited in the queue must not find its window gone.
     func release(_ deliver: @Sendable (Observation, Double) -> Void) {
         delivering.withLock { _ in
             let now = clock.now()
-            let cutoff = now - settings.reorderWindowSeconds
+            let received = client.statistics
+            let reference = state.withLock { s in
+                received.messagesReceived - received.messagesDropped > s.handled ? min(now, s.lastArrival) : now
+            }
+            let cutoff = reference - settings.reorderWindowSeconds
             var ready: [Observation] = []
             state.withLock { s in
                 while let o = s.reorder.popReady(notAfter: cutoff) { ready.append(o) }
@@ -212,7 +221,12 @@ public final class SiteSource: ObservationSource {
 
     /// Reads one message of any subscribed topic.
     func handle(_ message: MQTTMessage) {
-        let now = clock.now()
+        // Arrival is when libmosquitto handed the message over, not when this task got to it.
+        let now = message.receivedAt ?? clock.now()
+        state.withLock { s in
+            s.handled += 1
+            s.lastArrival = now
+        }
         let topic = message.topic
         let root = topics.root + "/"
         if topic.hasPrefix(root) {
