@@ -146,6 +146,72 @@ struct SiteBrokerTests {
         broker.kill()
     }
 
+    @Test func mqttsWithACertificateAuthorityAndAClientCertificate() async throws {
+        // A CA, a server certificate for 127.0.0.1 and a client certificate, made by openssl for this test; the
+        // broker requires the client's certificate.
+        let dir = try IntegrationEnvironment.scratchDirectory()
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        let openssl = IntegrationEnvironment.which("openssl") ?? "/usr/bin/openssl"
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: path("san.ext"), atomically: true, encoding: .utf8)
+        for arguments in [
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=BlueDot test CA",
+             "-keyout", path("ca.key"), "-out", path("ca.pem")],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", path("server.key"),
+             "-out", path("server.csr")],
+            ["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+             "-CAcreateserial", "-days", "2", "-extfile", path("san.ext"), "-out", path("server.pem")],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=rx-1", "-keyout", path("client.key"),
+             "-out", path("client.csr")],
+            ["x509", "-req", "-in", path("client.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+             "-CAcreateserial", "-days", "2", "-out", path("client.pem")],
+        ] {
+            let made = try ChildProcess.run(openssl, arguments, timeout: .seconds(30))
+            #expect(made.status == 0, "openssl \(arguments.first ?? ""): \(made.standardError)")
+        }
+        // mosquitto drops to its own user: let it read the files.
+        for name in ["ca.pem", "server.pem", "server.key"] { chmod(path(name), 0o644) }
+        chmod(dir.path, 0o755)
+        let broker = try await MosquittoBroker(extraConfiguration: """
+            cafile \(path("ca.pem"))
+            certfile \(path("server.pem"))
+            keyfile \(path("server.key"))
+            require_certificate true
+            """)
+        var options = try MQTTOptions(url: "mqtts://127.0.0.1:\(broker.port)")
+        options.caFile = path("ca.pem")
+        options.certFile = path("client.pem")
+        options.keyFile = path("client.key")
+        options.reconnectLargestDelaySeconds = 1
+        let client = try MQTTClient(options: options, logger: Self.logger)
+        try client.subscribe("tls/#", qos: 1)
+        try client.start()
+        #expect(await eventually { client.isConnected }, "TLS with the CA and a client certificate")
+        let received = LockedValue<[String]>([])
+        let reading = Task {
+            for await case .message(let m) in client.events {
+                received.withLock { $0.append(String(decoding: m.payload, as: UTF8.self)) }
+            }
+        }
+        #expect(client.publish(MQTTMessage(topic: "tls/a", text: "sealed", qos: 1)) == .sent)
+        #expect(await eventually { received.value == ["sealed"] })
+        client.stop()
+        await reading.value
+
+        // Without the client certificate the broker refuses the handshake; the client keeps trying, never connects.
+        var anonymous = try MQTTOptions(url: "mqtts://127.0.0.1:\(broker.port)")
+        anonymous.caFile = path("ca.pem")
+        let refused = try MQTTClient(options: anonymous, logger: Self.logger)
+        try refused.start()
+        try await Task.sleep(for: .seconds(2))
+        #expect(!refused.isConnected)
+        refused.stop()
+        // A CA file that does not exist is an option error at once, naming it.
+        var missing = try MQTTOptions(url: "mqtts://127.0.0.1:\(broker.port)")
+        missing.caFile = path("nowhere.pem")
+        #expect(throws: MQTTError.self) { try MQTTClient(options: missing, logger: Self.logger) }
+        broker.kill()
+    }
+
     @Test func aBrokerThatSpeaksOnly311IsReachedByFallingBack() async throws {
         // mosquitto 2 speaks MQTT 5, so a 3.1.1-only broker is played by a minimal stub that answers an MQTT 5
         // CONNECT as a 3.1.1 broker must (CONNACK 1, "unacceptable protocol version") and accepts 3.1.1.

@@ -149,12 +149,15 @@ struct SiteProcessTests {
         let watcher = try MQTTClient(options: options, logger: Logger(label: "test.watcher"))
         try watcher.subscribe("bluedot/vs/locations/+")
         try watcher.subscribe("bluedot/vs/receivers/+/status")
+        try watcher.subscribe("bluedot/vs/status")
         try watcher.start()
         let fixes = LockedValue<[(arrived: Double, fix: LocationFix)]>([])
         let statuses = LockedValue<[String: String]>([:])
         let watching = Task.detached {
             for await case .message(let m) in watcher.events {
-                if m.topic.hasSuffix("/status") {
+                if m.topic == "bluedot/vs/status" {
+                    statuses.withLock { $0["solver"] = String(decoding: m.payload, as: UTF8.self) }
+                } else if m.topic.hasSuffix("/status") {
                     let id = m.topic.split(separator: "/")[3]
                     statuses.withLock { $0[String(id)] = String(decoding: m.payload, as: UTF8.self) }
                 } else if let fix = try? LocationReader.read(source: MemoryChunkSource(m.payload), name: m.topic).first {
@@ -165,7 +168,7 @@ struct SiteProcessTests {
         defer { watching.cancel(); watcher.stop() }
 
         // 25 s of walking, then the score.
-        #expect(await eventually(seconds: 30) { statuses.value.count == 4 && statuses.value.values.allSatisfy { $0 == "online" } })
+        #expect(await eventually(seconds: 30) { statuses.value.count == 5 && statuses.value.values.allSatisfy { $0 == "online" } })
         try await Task.sleep(for: .seconds(25))
         let truth = try Truth(path: truthPath)
         var errors: [Double] = []
@@ -182,6 +185,7 @@ struct SiteProcessTests {
         #expect(median < 1.5 && p90 < 3.0, "the solved tracks follow the virtual truth")
         let api = try receiversDocument(base)
         #expect(api.contains("\"clockOffset\":") && api.contains("\"online\":true"))
+        #expect(api.contains(#""telemetry":{"receiver":"#), "receivers' telemetry (every 10 s) reached the solver")
 
         // The broker is killed and restarted: receivers and solver are back within 5 s.
         broker.kill()
@@ -199,6 +203,7 @@ struct SiteProcessTests {
         // The solver killed and started again: back to current fixes of every tag, and to its accuracy, in seconds.
         solver.kill()
         let restartAt = SystemClock().now()
+        #expect(await eventually(seconds: 5) { statuses.value["solver"] == "offline" }, "the solver's last will")
         (solver, base) = try await startSolver()
         func current(after t0: Double) -> [(arrived: Double, fix: LocationFix)] {
             fixes.value.filter { $0.arrived > t0 && !$0.fix.lastKnown }

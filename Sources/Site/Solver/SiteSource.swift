@@ -114,8 +114,19 @@ public final class SiteSource: ObservationSource {
     /// `mqtt:<broker>/<site>`.
     public var name: String { "mqtt:\(client.options.url)/\(topics.site)" }
 
-    /// Sightings are on the solver's clock once corrected; the grid may go up to the reorder window behind it.
-    public func observationTime(at now: Double) -> Double? { now - settings.reorderWindowSeconds }
+    /// Sightings are on the solver's clock once corrected; the grid may go up to the reorder window behind it
+    /// (behind the last message read, while others wait).
+    public func observationTime(at now: Double) -> Double? { releaseReference(now: now) - settings.reorderWindowSeconds }
+
+    /// The clock time the reorder window is counted back from: now, or, while received messages wait unread (the
+    /// solver is busy), the arrival of the last one read, so a message that waited in the queue does not find its
+    /// window gone.
+    func releaseReference(now: Double) -> Double {
+        let received = client.statistics
+        return state.withLock { s in
+            received.messagesReceived - received.messagesDropped > s.handled ? min(now, s.lastArrival) : now
+        }
+    }
 
     /// Every receiver heard of, by id.
     public var receivers: [ReceiverInfo] {
@@ -199,17 +210,12 @@ public final class SiteSource: ObservationSource {
         }
     }
 
-    /// Lets out, in time order, every sighting whose time is at least the reorder window behind the clock, or,
-    /// while received messages still wait to be read (the solver is busy), behind the arrival of the last one
-    /// read: a message that waited in the queue must not find its window gone.
+    /// Lets out, in time order, every sighting whose time is at least the reorder window behind
+    /// `releaseReference`.
     func release(_ deliver: @Sendable (Observation, Double) -> Void) {
         delivering.withLock { _ in
             let now = clock.now()
-            let received = client.statistics
-            let reference = state.withLock { s in
-                received.messagesReceived - received.messagesDropped > s.handled ? min(now, s.lastArrival) : now
-            }
-            let cutoff = reference - settings.reorderWindowSeconds
+            let cutoff = releaseReference(now: now) - settings.reorderWindowSeconds
             var ready: [Observation] = []
             state.withLock { s in
                 while let o = s.reorder.popReady(notAfter: cutoff) { ready.append(o) }
