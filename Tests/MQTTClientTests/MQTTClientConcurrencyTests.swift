@@ -143,4 +143,14 @@ struct MQTTClientConcurrencyTests {
         await reading.value
         #expect(writer.statistics.connects == 2 && reader.statistics.connects == 2)
     }
+
+    @Test func aClientWhoseOptionsAreRefusedIsFreedOnce() throws {
+        // Regression: the initializer destroyed the libmosquitto handle and then `deinit` destroyed it again (heap
+        // corruption that crashed a later test). glibc's allocator aborts on the second free.
+        var options = try MQTTOptions(url: "mqtts://127.0.0.1:1")
+        options.caFile = "/nonexistent/bluedot-ca.pem"
+        for _ in 0..<200 {
+            #expect(throws: MQTTError.self) { try MQTTClient(options: options, logger: Logger(label: "test.mqtt")) }
+        }
+    }
 }

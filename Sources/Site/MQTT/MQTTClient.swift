@@ -117,12 +117,8 @@ public final class MQTTClient: Sendable {
         }
         handle = Handle(pointer: mosq)
         box.handle = handle
-        do {
-            try configure(mosq, will: will)
-        } catch {
-            mosquitto_destroy(mosq)
-            throw error
-        }
+        // Every stored property is set: if configuring throws, `deinit` runs and destroys the handle (once).
+        try configure(mosq, will: will)
     }
 
     deinit {
