@@ -131,9 +131,6 @@ struct RunCommand: AsyncParsableCommand {
                 return
             }
             app = try GatewayApp(configuration: configuration, logger: logger)
-        } catch let error as ConfigurationError {
-            StandardError.write("bluedot run: \(error)")
-            throw ExitCode(2)
         } catch {
             StandardError.write("bluedot run: \(error)")
             throw ExitCode(2)
