@@ -228,6 +228,19 @@ struct SiteProcessTests {
         receivers["rx-4"]?.kill()
         #expect(await eventually(seconds: 60) { statuses.value["rx-4"] == "offline" }, "last will within the keepalive")
         #expect(await eventually(seconds: 5) { (try? receiversDocument(base))?.contains(#""id":"rx-4","kind":"bluedot","known":true,"status":"offline","online":false"#) == true })
+        // The map shows it: a real browser sees three anchors online and rx-4 offline, with rates in the tooltips.
+        let chromedriver = IntegrationEnvironment.environment["BLUEDOT_CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
+        if FileManager.default.isExecutableFile(atPath: chromedriver) {
+            let script = IntegrationEnvironment.packageRoot
+                .appendingPathComponent("Tools/browser-test/receivers_test.py").path
+            let browser = try ChildProcess.run(IntegrationEnvironment.python, [
+                script, "--url", base, "--online", "3", "--offline", "1", "--chromedriver", chromedriver,
+            ], timeout: .seconds(90))
+            print("browser: \(browser.standardOutput)")
+            #expect(browser.status == 0, "\(browser.standardOutput) \(browser.standardError.suffix(1000))")
+        } else if IntegrationEnvironment.toolsRequired {
+            Issue.record("BLUEDOT_REQUIRE_TOOLS=1 but there is no chromedriver at \(chromedriver)")
+        }
         // The others still carry the tags.
         let before = fixes.value.count
         #expect(await eventually(seconds: 5) { fixes.value.count > before + 5 })

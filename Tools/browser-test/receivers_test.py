@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Real-browser check of a site solver's map, driven by IntegrationTests (SiteProcessTests.swift).
+
+Loads the page of a running solver in Debian's headless chromium (through chromium-driver and selenium) and waits
+until the anchors are marked as the site's receivers are: at least `--online` anchors with the `bd-online` class
+and exactly `--offline` with `bd-offline` (the page polls /api/receivers every 3 s), and the tooltip of an online
+anchor names its rate. Prints one JSON line with what it saw; exit 0 on pass, 1 on failure, 2 when the browser
+cannot start.
+
+    receivers_test.py --url http://127.0.0.1:8080/ --online 3 --offline 1 [--seconds 20]
+"""
+import argparse
+import json
+import os
+import time
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--online", type=int, required=True)
+    parser.add_argument("--offline", type=int, required=True)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--chromedriver", default=os.environ.get("BLUEDOT_CHROMEDRIVER", "/usr/bin/chromedriver"))
+    parser.add_argument("--chromium", default=os.environ.get("BLUEDOT_CHROMIUM", "/usr/bin/chromium"))
+    args = parser.parse_args()
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = args.chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1280,800", "--no-first-run", "--disable-extensions"):
+        options.add_argument(flag)
+    try:
+        driver = webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
+    except Exception as error:  # the browser is missing or cannot start here
+        print(json.dumps({"ok": False, "error": f"cannot start chromium: {error}"}))
+        return 2
+
+    report = {"ok": False, "url": args.url}
+    try:
+        driver.set_page_load_timeout(30)
+        driver.get(args.url)
+        deadline = time.time() + args.seconds
+        while time.time() < deadline:
+            seen = driver.execute_script(
+                "const on = document.querySelectorAll('.bd-anchor.bd-online').length;"
+                "const off = document.querySelectorAll('.bd-anchor.bd-offline').length;"
+                "const name = document.getElementById('venue-name');"
+                "return {online: on, offline: off, summary: name ? name.title : ''};")
+            report.update(seen)
+            if seen["online"] >= args.online and seen["offline"] == args.offline:
+                break
+            time.sleep(0.5)
+        # The tooltip of an online anchor: hover it and read the rate Leaflet shows.
+        tip = driver.execute_script(
+            "const a = document.querySelector('.bd-anchor.bd-online');"
+            "if (!a) return '';"
+            "a.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));"
+            "const tips = Array.from(document.querySelectorAll('.leaflet-tooltip')).map((t) => t.textContent);"
+            "return tips.find((t) => t.includes('/s')) || '';")
+        report["tooltip"] = tip
+        report["ok"] = (report.get("online", 0) >= args.online and report.get("offline", -1) == args.offline
+                        and "online" in tip and "/s" in tip)
+    except Exception as error:
+        report["error"] = str(error)
+    finally:
+        driver.quit()
+    print(json.dumps(report))
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
