@@ -114,15 +114,21 @@ enum GatewayBenchmark {
         throw BenchError("the gateway did not start: \(text.suffix(2000))")
     }
 
-    static func metric(_ name: String, _ base: String) throws -> Double {
+    /// The body of GET `url` (curl, 10 s at most).
+    static func get(_ url: String) throws -> Data {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        curl.arguments = ["curl", "-s", "--max-time", "10", base + "metrics"]
+        curl.arguments = ["curl", "-s", "--max-time", "10", url]
         let pipe = Pipe()
         curl.standardOutput = pipe
         try curl.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
         curl.waitUntilExit()
+        return data
+    }
+
+    static func metric(_ name: String, _ base: String) throws -> Double {
+        let text = String(decoding: try get(base + "metrics"), as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + " ") }),
             let value = Double(line.split(separator: " ").last ?? "")
         else { throw BenchError("no \(name) in /metrics") }

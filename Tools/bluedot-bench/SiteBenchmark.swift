@@ -202,14 +202,7 @@ enum SiteBenchmark {
 
     /// The spread of the solver's clock offsets and jitters over the receivers (`/api/receivers`).
     static func receiversSummary(_ base: String) throws -> String {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        curl.arguments = ["curl", "-s", "--max-time", "10", base + "api/receivers"]
-        let pipe = Pipe()
-        curl.standardOutput = pipe
-        try curl.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
+        let data = try GatewayBenchmark.get(base + "api/receivers")
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let receivers = object["receivers"] as? [[String: Any]] else { return "no receivers" }
         let offsets = receivers.compactMap { $0["clockOffset"] as? Double }.sorted()

@@ -20,6 +20,8 @@ import os
 import sys
 import time
 
+import chromium
+
 
 def main() -> int:
     parser = argparse.ArgumentParser()
@@ -27,21 +29,13 @@ def main() -> int:
     parser.add_argument("--screenshot", required=True)
     parser.add_argument("--navigation-screenshot")
     parser.add_argument("--seconds", type=float, default=6.0)
-    parser.add_argument("--chromedriver", default=os.environ.get("BLUEDOT_CHROMEDRIVER", "/usr/bin/chromedriver"))
-    parser.add_argument("--chromium", default=os.environ.get("BLUEDOT_CHROMIUM", "/usr/bin/chromium"))
+    chromium.add_arguments(parser)
     args = parser.parse_args()
 
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = args.chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1280,800", "--no-first-run", "--disable-extensions"):
-        options.add_argument(flag)
     try:
-        driver = webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
+        driver = chromium.start(args)
     except Exception as error:  # the browser is missing or cannot start here
         print(json.dumps({"ok": False, "error": f"cannot start chromium: {error}"}))
         return 2

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import socket
+import sys
 from typing import Callable
 
 from bumble import hci
@@ -76,3 +78,17 @@ def stop_signal() -> asyncio.Event:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     return stop
+
+
+def run_main(program: str, arguments, run: Callable) -> int:
+    """Runs `run(arguments)` (a coroutine function) as a script's main: logging to stderr (debug with
+    `--verbose`), exit 2 on a bad config and 1 on an OS error, each with one line naming `program`."""
+    logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING, stream=sys.stderr)
+    try:
+        return asyncio.run(run(arguments))
+    except config.ConfigError as error:
+        print(f"{program}: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"{program}: {error}", file=sys.stderr)
+        return 1

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import sys
 import time
@@ -131,16 +130,7 @@ async def run(arguments: argparse.Namespace) -> int:
 
 
 def main(argv: list[str]) -> int:
-    arguments = parse_arguments(argv)
-    logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING, stream=sys.stderr)
-    try:
-        return asyncio.run(run(arguments))
-    except ConfigError as error:
-        print(f"site.py: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"site.py: {error}", file=sys.stderr)
-        return 1
+    return air.run_main("site.py", parse_arguments(argv), run)
 
 
 if __name__ == "__main__":
