@@ -7,7 +7,7 @@ extension Location {
     /// The attribute holding the Unix time of the newest advertising report behind a fix (report-to-fix latency).
     public static let reportedAtAttribute = "reportedAt"
 
-    /// The display's view of an engine fix: same position, accuracy, motion and flags, `anchors` as `anchorCount`.
+    /// The display's view of an engine fix: same position, accuracy, motion, flags and room, `anchors` as `anchorCount`.
     /// With `origin` (and a fix without coordinates of its own), latitude and longitude are filled in and the course
     /// is turned from the plan's +y to true north, as `Location.courseDegrees` and the location format define it.
     /// `reportedAt` goes in the attributes.
@@ -21,7 +21,7 @@ extension Location {
                   timestamp: fix.t, horizontalAccuracyMeters: fix.horizontalAccuracy,
                   verticalAccuracyMeters: fix.verticalAccuracy, speedMetersPerSecond: fix.speed,
                   courseDegrees: course, lastKnown: fix.lastKnown, targetID: fix.target, anchorCount: fix.anchors,
-                  attributes: reportedAt.map { [Self.reportedAtAttribute: "\($0)"] } ?? [:])
+                  room: fix.room, roomProbability: fix.roomProbability, attributes: reportedAt.map { [Self.reportedAtAttribute: "\($0)"] } ?? [:])
     }
 
     /// The Unix time of the newest report behind this location, when its source knows it.
@@ -47,7 +47,8 @@ extension LocationFix {
                   floor: location.floor, horizontalAccuracy: location.horizontalAccuracyMeters,
                   verticalAccuracy: location.verticalAccuracyMeters, speed: location.speedMetersPerSecond,
                   course: location.courseDegrees, lastKnown: location.lastKnown, anchors: location.anchorCount ?? 0,
-                  latitude: location.latitude, longitude: location.longitude)
+                  latitude: location.latitude, longitude: location.longitude, room: location.room,
+                  roomProbability: location.roomProbability)
     }
 }
 

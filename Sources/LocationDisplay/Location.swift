@@ -31,6 +31,11 @@ public struct Location: Sendable, Hashable {
     public var targetID: String
     /// How many anchors contributed to the fix, when the source knows.
     public var anchorCount: Int?
+    /// The id of the room the target is in, when the source knows rooms and the target is in one.
+    public var room: String?
+    /// The probability that the target is in `room` (or in its most likely room when `room` is absent), when the
+    /// source knows rooms.
+    public var roomProbability: Double?
     /// Further source properties, such as a room's occupancy for a relaying source.
     public var attributes: [String: String]
 
@@ -39,7 +44,8 @@ public struct Location: Sendable, Hashable {
                 floor: Int? = nil, timestamp: Double, horizontalAccuracyMeters: Double,
                 verticalAccuracyMeters: Double? = nil, speedMetersPerSecond: Double? = nil,
                 courseDegrees: Double? = nil, lastKnown: Bool = false, targetID: String = "self",
-                anchorCount: Int? = nil, attributes: [String: String] = [:]) {
+                anchorCount: Int? = nil, room: String? = nil, roomProbability: Double? = nil,
+                attributes: [String: String] = [:]) {
         self.x = x
         self.y = y
         self.z = z
@@ -54,6 +60,8 @@ public struct Location: Sendable, Hashable {
         self.lastKnown = lastKnown
         self.targetID = targetID
         self.anchorCount = anchorCount
+        self.room = room
+        self.roomProbability = roomProbability
         self.attributes = attributes
     }
 

@@ -4,7 +4,7 @@ import Positioning
 ///
 /// Required per line: `t`, `x`, `y`, `horizontalAccuracy` (finite numbers). Optional: `target` (default `self`),
 /// `z`, `floor` (integer), `verticalAccuracy`, `speed`, `course`, `lastKnown` (default false), `anchors` (default 0),
-/// `lat`, `lon`. Unknown keys are ignored; blank lines skipped; any other bad line throws naming file and line.
+/// `lat`, `lon`, `room` (string), `roomProbability`. Unknown keys are ignored; blank lines skipped; any other bad line throws naming file and line.
 public enum LocationReader {
     /// Reads the location file at `path`.
     public static func read(path: String) throws(JSONLinesError) -> [LocationFix] {
@@ -39,6 +39,8 @@ public enum LocationReader {
             case "anchors": fix.anchors = try s.integer("anchors")
             case "lat": fix.latitude = s.null() ? nil : try s.finiteNumber("lat")
             case "lon": fix.longitude = s.null() ? nil : try s.finiteNumber("lon")
+            case "room": fix.room = s.null() ? nil : try s.string("room")
+            case "roomProbability": fix.roomProbability = s.null() ? nil : try s.finiteNumber("roomProbability")
             default: try s.skipValue()
             }
         }

@@ -4,8 +4,8 @@ import Positioning
 /// Writes location-stream lines (`docs/formats.md`, "Location stream") byte-for-byte deterministically.
 ///
 /// Key order: t, target, x, y, z?, floor?, horizontalAccuracy, verticalAccuracy?, speed?, course?, lastKnown,
-/// anchors, lat?, lon? (absent optionals are omitted). Decimals: t 3; x, y, z and both accuracies 3; speed 3;
-/// course 1; lat and lon 7 (see `JSONText.fixed`). Separators are `", "` and `": "`, as in the datasets.
+/// anchors, lat?, lon?, room?, roomProbability? (absent optionals are omitted). Decimals: t 3; x, y, z and both accuracies 3; speed 3;
+/// course 1; lat and lon 7; roomProbability 3 (see `JSONText.fixed`). Separators are `", "` and `": "`, as in the datasets.
 public enum LocationWriter {
     /// One line, without its newline.
     public static func line(_ fix: LocationFix) -> String {
@@ -23,6 +23,8 @@ public enum LocationWriter {
         s += ", \"anchors\": \(fix.anchors)"
         if let lat = fix.latitude { s += ", \"lat\": " + JSONText.fixed(lat, decimals: 7) }
         if let lon = fix.longitude { s += ", \"lon\": " + JSONText.fixed(lon, decimals: 7) }
+        if let room = fix.room { s += ", \"room\": " + JSONText.quoted(room) }
+        if let p = fix.roomProbability { s += ", \"roomProbability\": " + JSONText.fixed(p, decimals: 3) }
         return s + "}"
     }
 

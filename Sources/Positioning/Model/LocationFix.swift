@@ -24,12 +24,18 @@ public struct LocationFix: Sendable, Hashable {
     public var anchors: Int
     /// WGS84 latitude and longitude, when the venue has an origin.
     public var latitude: Double?, longitude: Double?
+    /// The id of the venue room the target is in (after hysteresis, `RoomTracker`), when the venue has rooms and
+    /// the target is in one.
+    public var room: String?
+    /// The probability that the target is in `room` (or, with no room, in the most likely one), from this fix's
+    /// position and accuracy; absent when the venue has no rooms.
+    public var roomProbability: Double?
 
     /// Creates a fix.
     public init(t: Double, target: String, x: Double, y: Double, z: Double? = nil, floor: Int? = nil,
                 horizontalAccuracy: Double, verticalAccuracy: Double? = nil, speed: Double? = nil,
                 course: Double? = nil, lastKnown: Bool = false, anchors: Int, latitude: Double? = nil,
-                longitude: Double? = nil) {
+                longitude: Double? = nil, room: String? = nil, roomProbability: Double? = nil) {
         self.t = t
         self.target = target
         self.x = x
@@ -44,5 +50,7 @@ public struct LocationFix: Sendable, Hashable {
         self.anchors = anchors
         self.latitude = latitude
         self.longitude = longitude
+        self.room = room
+        self.roomProbability = roomProbability
     }
 }
