@@ -20,13 +20,9 @@ import Yams
 /// The configuration carries no path-loss values (absorption and `rx_adj_rssi` are set on the nodes over MQTT),
 /// so the venue has BlueDot's uncalibrated model. Errors name the file, the line and the field path.
 public enum ESPresenseConfigImport {
-    /// A venue made from a configuration, with what the import left out or placed with a caveat.
-    public struct Imported: Sendable, Hashable {
-        /// The venue.
-        public var venue: Venue
-        /// One line per node left out or bent (`nodes[13] "VW EOS": not stationary, left out`).
-        public var notes: [String]
-    }
+    /// A venue made from a configuration, with one note per node left out or bent (`nodes[13] "VW EOS": not
+    /// stationary, left out`): the importers' shared result.
+    public typealias Imported = ImportedVenue
 
     /// Reads and converts the configuration at `path`; the venue is named `venueName`, else after the file.
     public static func load(path: String, venueName: String? = nil) throws(ESPresenseConfigError) -> Imported {
@@ -190,8 +186,7 @@ private struct Plan {
                 let xy = try p.coordinates("[x, y]", counts: 2...3)
                 return Venue.PlanPoint(x: xy[0], y: xy[1])
             }
-            let corners = ring.count > 1 && ring.first == ring.last ? ring.count - 1 : ring.count
-            guard corners >= 3 else { throw points.error("expected at least 3 points, got \(corners)") }
+            if let problem = VenueRules.ringProblem(ring) { throw points.error(problem) }
             rooms.append(Venue.Room(id: roomID, name: try r.optional("name")?.text(), floor: number, polygon: ring))
             roomSources.append((r, id))
         }

@@ -4,8 +4,9 @@ import Positioning
 /// Reads and validates venue files (`docs/formats.md`, "Venue file").
 ///
 /// Every rejection is a `VenueError` naming the file, the JSON path and the problem. Checked: types of every
-/// known field, finite numbers, required anchor `id`/`x`/`y`, duplicate anchor ids, room ids and floor numbers,
-/// anchors and rooms on floors the `floors` list does not have, room rings of fewer than three points, bounds
+/// known field, finite numbers, required anchor `id`/`x`/`y`, duplicate anchor, room and opening ids and floor
+/// numbers, anchors, rooms and openings on floors the `floors` list does not have, room rings of fewer than three
+/// points and opening lines of fewer than two (`VenueRules`), bounds
 /// with min > max, path-loss exponents and shadowing sigmas that are not positive, latitude/longitude ranges.
 /// Unknown keys are ignored. Relative plan image paths are resolved against the venue file's folder.
 public enum VenueLoader {
@@ -54,7 +55,35 @@ public enum VenueLoader {
         }
         let area = try root.optional("bounds").map { (c) throws(VenueError) in try bounds(c) }
         return Venue(name: name, origin: try origin(try root.optional("origin")), model: model, anchors: anchors,
-                     floors: floors, bounds: area, rooms: try rooms(try root.optional("rooms"), floors: floors))
+                     floors: floors, bounds: area, rooms: try rooms(try root.optional("rooms"), floors: floors),
+                     openings: try openings(try root.optional("openings"), floors: floors))
+    }
+
+    /// The openings: unique ids, each on a floor of `floors` when the venue lists floors.
+    static func openings(_ cursor: JSONCursor?, floors: [Venue.Floor]) throws(VenueError) -> [Venue.Opening] {
+        guard let cursor else { return [] }
+        var openings: [Venue.Opening] = []
+        var firstIndex: [String: Int] = [:]
+        for (i, c) in try cursor.elements().enumerated() {
+            _ = try c.members()
+            let lineCursor = try c.required("line")
+            var line: [Venue.PlanPoint] = []
+            for p in try lineCursor.elements() { line.append(try point(p)) }
+            if let problem = VenueRules.lineProblem(line) { throw lineCursor.error(problem) }
+            let o = Venue.Opening(id: try c.required("id").string(nonEmpty: true),
+                                  floor: try c.optional("floor")?.integer() ?? 0,
+                                  category: try c.optional("category")?.string(), line: line)
+            if let earlier = firstIndex[o.id] {
+                throw VenueError(file: c.file, path: "\(c.path).id",
+                                 message: "duplicate opening id \"\(o.id)\" (first at openings[\(earlier)])")
+            }
+            if !floors.isEmpty, !floors.contains(where: { $0.floor == o.floor }) {
+                throw VenueError(file: c.file, path: "\(c.path).floor", message: "floor \(o.floor) is not in floors")
+            }
+            firstIndex[o.id] = i
+            openings.append(o)
+        }
+        return openings
     }
 
     /// The rooms: unique ids, each on a floor of `floors` when the venue lists floors.
@@ -90,8 +119,7 @@ public enum VenueLoader {
     static func ring(_ c: JSONCursor) throws(VenueError) -> [Venue.PlanPoint] {
         var points: [Venue.PlanPoint] = []
         for p in try c.elements() { points.append(try point(p)) }
-        let corners = points.count > 1 && points.first == points.last ? points.count - 1 : points.count
-        guard corners >= 3 else { throw c.error("expected at least 3 points, got \(corners)") }
+        if let problem = VenueRules.ringProblem(points) { throw c.error(problem) }
         return points
     }
 

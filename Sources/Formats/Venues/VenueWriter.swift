@@ -3,11 +3,12 @@ import Positioning
 
 /// Writes a venue as JSON that `VenueLoader` reads back to an equal venue (e.g. to save a calibrated venue).
 ///
-/// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds, rooms; one anchor,
-/// floor and room per line; keys within them in a fixed order (anchors: id, x, y, z, floor, measuredPower,
-/// pathLossExponent, shadowingSigma, the last three only when the anchor overrides them; rooms: id, name, floor,
-/// polygon, holes, name and holes only when present). Numbers use Swift's shortest round-trip form, so values
-/// survive a round trip exactly. The venue-wide `shadowingSigma` is always written.
+/// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds, rooms, openings; one
+/// anchor, floor, room and opening per line; keys within them in a fixed order (anchors: id, x, y, z, floor,
+/// measuredPower, pathLossExponent, shadowingSigma, the last three only when the anchor overrides them; rooms: id,
+/// name, floor, polygon, holes, name and holes only when present; openings: id, floor, category, line, category
+/// only when present). `rooms` and `openings` are left out when empty. Numbers use Swift's shortest round-trip
+/// form, so values survive a round trip exactly. The venue-wide `shadowingSigma` is always written.
 public enum VenueWriter {
     /// The venue as JSON text ending in a newline. Plan image paths inside `directory` (the folder the file will be
     /// written to) are written relative to it, as the loader resolves them.
@@ -26,6 +27,7 @@ public enum VenueWriter {
         }
         if let b = venue.bounds { members.append("\"bounds\": " + bounds(b)) }
         if !venue.rooms.isEmpty { members.append("\"rooms\": " + list(venue.rooms.map(room))) }
+        if !venue.openings.isEmpty { members.append("\"openings\": " + list(venue.openings.map(opening))) }
         return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
     }
 
@@ -66,6 +68,13 @@ public enum VenueWriter {
         s += ", \"floor\": \(r.floor), \"polygon\": \(ring(r.polygon))"
         if !r.holes.isEmpty { s += ", \"holes\": [" + r.holes.map(ring).joined(separator: ", ") + "]" }
         return s + "}"
+    }
+
+    /// One opening object on one line.
+    static func opening(_ o: Venue.Opening) -> String {
+        var s = "{\"id\": \(JSONText.quoted(o.id)), \"floor\": \(o.floor)"
+        if let category = o.category { s += ", \"category\": \(JSONText.quoted(category))" }
+        return s + ", \"line\": \(ring(o.line))}"
     }
 
     /// `[[x, y], ...]`.

@@ -93,6 +93,27 @@ public struct Venue: Sendable, Hashable {
         }
     }
 
+    /// A passage through a wall (a door, an archway, an entrance): a line along the wall, kept for a motion model
+    /// that knows where walls can be crossed (IMDF's `opening` features).
+    public struct Opening: Sendable, Hashable {
+        /// Unique among the venue's openings.
+        public var id: String
+        /// The floor the opening is on.
+        public var floor: Int
+        /// What passes through it, as the source says (IMDF: `pedestrian`, `automobile`, `emergencyexit`, ...).
+        public var category: String?
+        /// The segment (or polyline) along the wall, at least two points.
+        public var line: [PlanPoint]
+
+        /// Creates an opening.
+        public init(id: String, floor: Int = 0, category: String? = nil, line: [PlanPoint]) {
+            self.id = id
+            self.floor = floor
+            self.category = category
+            self.line = line
+        }
+    }
+
     /// Display name of the site.
     public var name: String
     /// Geographic origin, when the venue is tied to the globe.
@@ -107,10 +128,12 @@ public struct Venue: Sendable, Hashable {
     public var bounds: Bounds?
     /// The rooms, in file order; ids are unique.
     public var rooms: [Room]
+    /// The openings (doors and passages in walls), in file order; ids are unique.
+    public var openings: [Opening]
 
     /// Creates a venue.
     public init(name: String, origin: Origin? = nil, model: PathLossModel = .uncalibrated, anchors: [Anchor],
-                floors: [Floor] = [], bounds: Bounds? = nil, rooms: [Room] = []) {
+                floors: [Floor] = [], bounds: Bounds? = nil, rooms: [Room] = [], openings: [Opening] = []) {
         self.name = name
         self.origin = origin
         self.model = model
@@ -118,6 +141,7 @@ public struct Venue: Sendable, Hashable {
         self.floors = floors
         self.bounds = bounds
         self.rooms = rooms
+        self.openings = openings
     }
 }
 

@@ -1,0 +1,97 @@
+import Foundation
+import ZIPFoundation
+
+/// The files of an IMDF archive (`manifest.json`, `venue.geojson`, `level.geojson`, `unit.geojson`, ...), read
+/// from a folder or from the `.zip` IMDF is distributed as. Only the files the import reads are kept.
+///
+/// In a zip the files may sit at the top or inside one folder (a zipped folder): each name is taken from the
+/// shallowest entry of that name, macOS's `__MACOSX/` shadows are skipped, and an entry larger than
+/// `maximumFileBytes` once inflated is refused rather than read.
+public struct IMDFArchive: Sendable, Hashable {
+    /// The files the import reads.
+    public static let fileNames = ["manifest.json", "venue.geojson", "footprint.geojson", "level.geojson",
+                                   "unit.geojson", "opening.geojson"]
+    /// The largest file read, inflated (a guard against zip bombs): 256 MiB.
+    public static let maximumFileBytes = 256 << 20
+
+    /// The archive's name as given (the folder's or the zip's last path component).
+    public var name: String
+    /// Bytes of each file present, by file name (`unit.geojson`).
+    public var files: [String: [UInt8]]
+    /// How errors name each file, when not by its name: `IMDF.zip/unit.geojson` for an entry of a zip.
+    public var labels: [String: String]
+
+    /// An archive from files already in memory.
+    public init(name: String, files: [String: [UInt8]], labels: [String: String] = [:]) {
+        self.name = name
+        self.files = files
+        self.labels = labels
+    }
+
+    /// How errors name `file`: `unit.geojson` in a folder, `IMDF.zip/unit.geojson` (the entry's path) in a zip.
+    func label(_ file: String) -> String { labels[file] ?? file }
+
+    /// Reads the archive at `path`: a folder, or a zip file.
+    public static func open(path: String) throws(VenueImportError) -> IMDFArchive {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw VenueImportError(file: url.lastPathComponent, message: "cannot read \(path): no such file or folder")
+        }
+        return isDirectory.boolValue ? try folder(url) : try zip(url)
+    }
+
+    /// The files of a folder.
+    private static func folder(_ url: URL) throws(VenueImportError) -> IMDFArchive {
+        var files: [String: [UInt8]] = [:]
+        for name in fileNames {
+            let file = url.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw VenueImportError(file: name, message: "cannot read \(file.path)")
+            }
+            files[name] = [UInt8](data)
+        }
+        return IMDFArchive(name: url.lastPathComponent, files: files)
+    }
+
+    /// The files of a zip archive.
+    private static func zip(_ url: URL) throws(VenueImportError) -> IMDFArchive {
+        let zipName = url.lastPathComponent
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw VenueImportError(file: zipName, message: "not a readable zip archive (\(error))")
+        }
+        var chosen: [String: Entry] = [:]
+        for entry in archive where entry.type == .file {
+            let parts = entry.path.split(separator: "/")
+            guard let last = parts.last, !parts.contains("__MACOSX") else { continue }
+            let name = String(last)
+            guard fileNames.contains(name) else { continue }
+            if let earlier = chosen[name], earlier.path.split(separator: "/").count <= parts.count { continue }
+            chosen[name] = entry
+        }
+        var files: [String: [UInt8]] = [:]
+        var labels: [String: String] = [:]
+        for (name, entry) in chosen {
+            let label = "\(zipName)/\(entry.path)"
+            guard entry.uncompressedSize <= UInt64(maximumFileBytes) else {
+                throw VenueImportError(file: label, message: "larger than \(maximumFileBytes >> 20) MiB inflated")
+            }
+            var bytes: [UInt8] = []
+            do {
+                _ = try archive.extract(entry) { chunk in
+                    bytes.append(contentsOf: chunk)
+                    if bytes.count > maximumFileBytes { throw CocoaError(.fileReadTooLarge) }
+                }
+            } catch {
+                throw VenueImportError(file: label, message: "cannot inflate (\(error))")
+            }
+            files[name] = bytes
+            labels[name] = label
+        }
+        return IMDFArchive(name: zipName, files: files, labels: labels)
+    }
+}
