@@ -57,7 +57,7 @@ struct GeoJSONFeature {
             _ = try c.members()
             let at = JSONCursor(value: c.value, path: "", file: root.file)
             var id: String?
-            if let idCursor = try at.optional("id") { id = try GeoJSONFeature.identifier(idCursor) }
+            if let idCursor = try c.optional("id") { id = try GeoJSONFeature.identifier(idCursor) }
             return GeoJSONFeature(file: root.file, index: i, id: id, cursor: at)
         }
     }
