@@ -32,13 +32,21 @@ struct GeoJSONFeature {
 
     /// The features of a FeatureCollection document.
     static func collection(_ utf8: [UInt8], file: String) throws(VenueImportError) -> [GeoJSONFeature] {
-        let document: JSONValue
+        try collection(try document(utf8, file: file), file: file)
+    }
+
+    /// A parsed JSON document, syntax errors placed at their line and column.
+    static func document(_ utf8: [UInt8], file: String) throws(VenueImportError) -> JSONValue {
         do {
-            document = try JSONValue.parse(utf8)
+            return try JSONValue.parse(utf8)
         } catch {
             let (line, column) = VenueLoader.position(of: error.offset ?? 0, in: utf8)
             throw VenueImportError(file: file, path: "line \(line), column \(column)", message: error.message)
         }
+    }
+
+    /// The features of a parsed FeatureCollection document.
+    static func collection(_ document: JSONValue, file: String) throws(VenueImportError) -> [GeoJSONFeature] {
         do {
             return try features(JSONCursor(value: document, path: "", file: file))
         } catch {
@@ -91,7 +99,7 @@ extension JSONCursor {
         let pair = try elements()
         let p = GeoPosition(x: try pair[0].number(), y: try pair[1].number())
         if geographic, !(-180...180).contains(p.x) || !(-90...90).contains(p.y) {
-            throw error("expected \(what) in degrees, got [\(p.x), \(p.y)] (for coordinates in metres: --crs local)")
+            throw error("expected \(what) in degrees, got [\(p.x), \(p.y)]")
         }
         return p
     }

@@ -49,8 +49,9 @@ public enum GeoJSONImport {
                                origin given: Venue.Origin? = nil) throws(VenueImportError) -> ImportedVenue
     {
         let geographic = coordinates == .wgs84
-        let features = try GeoJSONFeature.collection(utf8, file: file)
-        if geographic { try checkCRS(utf8, file: file) }
+        let document = try GeoJSONFeature.document(utf8, file: file)
+        let features = try GeoJSONFeature.collection(document, file: file)
+        if geographic { try checkCRS(document, file: file) }
         var found: [(feature: GeoJSONFeature, id: String, name: String?, floor: Int, polygons: [[[GeoPosition]]])] = []
         var leftOut: [String: Int] = [:]
         var roomFeature: [String: String] = [:]
@@ -68,8 +69,15 @@ public enum GeoJSONImport {
                 let properties = try c.optional("properties")
                 var id: String?
                 if let p = try properties?.optional("id") { id = try GeoJSONFeature.identifier(p) }
-                return (id, try properties?.optional("name")?.label(), try level(properties),
-                        try geometry.polygons(geographic: geographic))
+                let polygons: [[[GeoPosition]]]
+                do throws(VenueError) {
+                    polygons = try geometry.polygons(geographic: geographic)
+                } catch {
+                    guard error.message.hasPrefix("expected [lon, lat] in degrees") else { throw error }
+                    throw VenueError(file: error.file, path: error.path,
+                                     message: error.message + " (for coordinates in metres: --crs local)")
+                }
+                return (id, try properties?.optional("name")?.label(), try level(properties), polygons)
             }
             guard let (propertyID, name, floor, polygons) = read else { continue }
             let id = f.id ?? propertyID ?? "feature-\(f.index)"
@@ -126,8 +134,8 @@ public enum GeoJSONImport {
     }
 
     /// Refuses a legacy `crs` member (GeoJSON 2008) that names a system other than WGS84 longitude/latitude.
-    static func checkCRS(_ utf8: [UInt8], file: String) throws(VenueImportError) {
-        guard case .object(let root)? = try? JSONValue.parse(utf8), case .object(let crs)? = root["crs"],
+    static func checkCRS(_ document: JSONValue, file: String) throws(VenueImportError) {
+        guard case .object(let root) = document, case .object(let crs)? = root["crs"],
               case .object(let properties)? = crs["properties"], case .string(let name)? = properties["name"]
         else { return }
         let wgs84 = ["urn:ogc:def:crs:OGC:1.3:CRS84", "urn:ogc:def:crs:OGC::CRS84", "urn:ogc:def:crs:EPSG::4326",
