@@ -85,9 +85,17 @@ struct VenueImportCommand: ParsableCommand {
         var imported = try importVenue()
         if let name { imported.venue.name = name }
         let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        let text = VenueWriter.json(imported.venue, relativeTo: directory)
         do {
-            try VenueWriter.json(imported.venue, relativeTo: directory).write(toFile: output, atomically: true,
-                                                                              encoding: .utf8)
+            // What is written must load: a last check that the import made a valid venue.
+            _ = try VenueLoader.parse(Array(text.utf8), file: URL(fileURLWithPath: output).lastPathComponent,
+                                      baseDirectory: directory)
+        } catch {
+            StandardError.write("bluedot venue import: the venue made does not load, not written: \(error)")
+            throw ExitCode.failure
+        }
+        do {
+            try text.write(toFile: output, atomically: true, encoding: .utf8)
         } catch {
             StandardError.write("bluedot venue import: cannot write \(output): \(error.localizedDescription)")
             throw ExitCode.failure

@@ -96,6 +96,11 @@ import Testing
         let existing = Venue(name: "Home", anchors: [Anchor(id: "a", x: 1, y: 1)], floors: [Venue.Floor(floor: 1)])
         let merged = imported.merged(into: existing).venue
         #expect(merged.floors.map(\.floor) == [1, 3, 5] && merged.rooms.count == 3 && merged.origin == nil)
+        // Into a venue that lists no floors: the floors its anchors stand on are listed too, so that it loads.
+        let floorless = Venue(name: "Flat", anchors: [Anchor(id: "a", x: 1, y: 1, floor: 0)])
+        let both = imported.merged(into: floorless).venue
+        #expect(both.floors.map(\.floor) == [0, 1, 3, 5])
+        #expect(try VenueLoader.parse(Array(VenueWriter.json(both).utf8), file: "f.venue.json") == both)
     }
 
     @Test func errorsNameFileFeatureAndField() {

@@ -5,12 +5,18 @@ extension ImportedVenue {
     /// openings drawn in another tool over a venue whose anchors are already placed. Import about
     /// `existing.origin` (the importers' `origin:`) so that both are in one frame.
     ///
-    /// The result is `existing` (its name, origin, model and anchors) with: the imported floors it lacks added, and
+    /// The result is `existing` (its name, origin, model and anchors) with: the imported floors it lacks added (when
+    /// it lists no floors, the floors its anchors, rooms and openings stand on are listed first, unnamed, so that
+    /// they stay valid), and
     /// a name given to its unnamed floors the import names; imported rooms and openings replacing those of the same
     /// id in place (a re-import updates) and the others appended; bounds enclosing both. The import's notes are
     /// kept and one line says what changed.
     public func merged(into existing: Venue) -> ImportedVenue {
         var v = existing
+        if v.floors.isEmpty {
+            let used = existing.anchors.map(\.floor) + existing.rooms.map(\.floor) + existing.openings.map(\.floor)
+            v.floors = Set(used).sorted().map { Venue.Floor(floor: $0) }
+        }
         var floorsAdded = 0
         for f in venue.floors {
             if let i = v.floors.firstIndex(where: { $0.floor == f.floor }) {
