@@ -4,8 +4,11 @@ import Positioning
 struct IMDFLevels {
     /// One level.
     struct Level {
+        /// The feature's id, which units and openings name as their `level_id`.
         var id: String
+        /// Its ordinal.
         var floor: Int
+        /// Its outline (for the venue's bounds and, failing better, its origin).
         var polygons: [[[GeoPosition]]]
     }
 
@@ -50,7 +53,9 @@ struct IMDFLevels {
 
     /// The floor of the level a feature names in `properties.level_id`.
     func floor(_ f: GeoJSONFeature) throws(VenueImportError) -> Int {
-        let levelID = try f.read { (c) throws(VenueError) in try c.required("properties").required("level_id").string() }
+        let levelID = try f.read { (c) throws(VenueError) in
+            try c.required("properties").required("level_id").string()
+        }
         guard let floor = floorOfLevel[levelID] else {
             throw f.error("properties.level_id", "no level \"\(levelID)\" in \(file)")
         }
@@ -62,10 +67,15 @@ struct IMDFLevels {
 struct IMDFUnits {
     /// One unit.
     struct Unit {
+        /// Where it came from, for errors.
         var feature: GeoJSONFeature
+        /// The feature's id: the room's (with `:n` per polygon of a MultiPolygon).
         var id: String
+        /// Its `name` label.
         var name: String?
+        /// Its level's ordinal.
         var floor: Int
+        /// Its polygons in longitude/latitude.
         var polygons: [[[GeoPosition]]]
     }
 
@@ -97,10 +107,15 @@ struct IMDFUnits {
 struct IMDFOpenings {
     /// One opening feature (a `MultiLineString` gives one opening per line, `<id>:1`, `<id>:2`, ...).
     struct Opening {
+        /// Where it came from, for errors.
         var feature: GeoJSONFeature
+        /// The feature's id.
         var id: String
+        /// Its level's ordinal.
         var floor: Int
+        /// Its `category` (`pedestrian`, ...).
         var category: String?
+        /// Its lines in longitude/latitude.
         var lines: [[GeoPosition]]
 
         /// The venue's openings of this feature, projected.
