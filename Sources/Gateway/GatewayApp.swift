@@ -67,14 +67,17 @@ public struct GatewayApp: Sendable {
         let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
         var siteMetrics: SiteMetrics?
         if let site, let publisher { siteMetrics = SiteMetrics(metrics: metrics, site: site, publisher: publisher) }
+        let rooms = venue.rooms.isEmpty ? nil : RoomOccupancySource(
+            id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
             spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: publisher.map { [$0] } ?? [],
-            onHousekeeping: { [siteMetrics] in siteMetrics?.record() }, onStop: { recording?.close() })
+            rooms: rooms, onHousekeeping: { [siteMetrics] in siteMetrics?.record() }, onStop: { recording?.close() })
         let webRoot = configuration.webRoot ?? defaultWebRoot ?? GatewayResources.webRoot
         dependencies = GatewayRouter.Dependencies(
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
-            sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock, site: site)
+            sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock, site: site,
+            rooms: rooms)
         if dependencies.files.leafletRoot == nil {
             logger.warning(
                 "Leaflet not found; the page shows how to install it",

@@ -4,30 +4,71 @@ import BlueDotCore
 /// A source that relays another: it follows people's locations upstream and publishes one location per room, at
 /// the room's centre, with `occupancy` (people inside) and `busy` (`true` at or above `busyThreshold`) attributes.
 ///
-/// Rooms are axis-aligned rectangles in the upstream's local metres, optionally on one floor. A room is
-/// published when its occupancy changes (and once, empty, when relaying starts); rooms are never deleted. The
-/// status mirrors the upstream's.
+/// Which room a person is in: the location's own `room` when its source knows rooms (a location with a
+/// `roomProbability`: the engine's hysteresis has decided), else the first room whose outline contains the
+/// position. A room is published when its occupancy changes (and once, empty, when relaying starts); rooms are
+/// never deleted. The status mirrors the upstream's.
 public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
-    /// One room: an id, a rectangle and an optional floor.
+    /// One room: an id, an outline and an optional floor.
     public struct Room: Sendable, Hashable {
         /// The room's id, used as the published location's `targetID`.
         public var id: String
-        /// The room's outline, local metres.
-        public var extent: MapExtent
+        /// Display name, when the room has one.
+        public var name: String?
+        /// The outline, local metres (the outer ring: at least three corners).
+        public var outline: [MapPoint]
         /// The floor, or `nil` to match people on any floor.
         public var floor: Int?
 
-        /// Creates a room.
-        public init(id: String, extent: MapExtent, floor: Int? = nil) {
+        /// Creates a room with a polygonal outline.
+        public init(id: String, name: String? = nil, outline: [MapPoint], floor: Int? = nil) {
             self.id = id
-            self.extent = extent
+            self.name = name
+            self.outline = outline
             self.floor = floor
         }
 
-        /// True when the location is inside the room.
+        /// Creates a rectangular room.
+        public init(id: String, extent: MapExtent, floor: Int? = nil) {
+            self.init(id: id, outline: [
+                MapPoint(x: extent.minX, y: extent.minY), MapPoint(x: extent.maxX, y: extent.minY),
+                MapPoint(x: extent.maxX, y: extent.maxY), MapPoint(x: extent.minX, y: extent.maxY),
+            ], floor: floor)
+        }
+
+        /// True when the location is inside the room's outline (and on its floor).
         public func contains(_ location: Location) -> Bool {
             if let floor, let other = location.floor, floor != other { return false }
-            return extent.contains(MapPoint(x: location.x, y: location.y))
+            var inside = false
+            var j = outline.count - 1
+            for i in outline.indices {
+                let a = outline[i], b = outline[j]
+                if (a.y > location.y) != (b.y > location.y),
+                   location.x < (b.x - a.x) * (location.y - a.y) / (b.y - a.y) + a.x {
+                    inside.toggle()
+                }
+                j = i
+            }
+            return inside
+        }
+
+        /// The outline's centroid (area-weighted), or the mean of its corners when it has no area.
+        public var centre: MapPoint {
+            var area = 0.0, cx = 0.0, cy = 0.0
+            var j = outline.count - 1
+            for i in outline.indices {
+                let a = outline[j], b = outline[i]
+                let cross = a.x * b.y - b.x * a.y
+                area += cross
+                cx += (a.x + b.x) * cross
+                cy += (a.y + b.y) * cross
+                j = i
+            }
+            guard abs(area) > 1e-12 else {
+                let n = Double(max(outline.count, 1))
+                return MapPoint(x: outline.reduce(0) { $0 + $1.x } / n, y: outline.reduce(0) { $0 + $1.y } / n)
+            }
+            return MapPoint(x: cx / (3 * area), y: cy / (3 * area))
         }
     }
 
@@ -37,7 +78,7 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     public let upstream: LocationSource
     /// Occupancy at which a room counts as busy.
     public let busyThreshold: Int
-    private let relay = LockedValue<(task: Task<Void, Never>?, people: [String: Location], counts: [String: Int])>(
+    private let relay = LockedValue<(task: Task<Void, Never>?, people: [String: Location], members: [String: [String]])>(
         (nil, [:], [:]))
 
     /// Creates a relay over `upstream`; call `start()` to begin.
@@ -54,7 +95,7 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
         let stream = upstream.events
         update(rooms.map { location(for: $0, occupancy: 0) })
         relay.withLock { r in
-            r.counts = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, 0) })
+            r.members = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, []) })
             r.task = Task { [weak self] in
                 for await event in stream { self?.handle(event) }
             }
@@ -65,6 +106,18 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     public func stop() {
         relay.withLock { $0.task }?.cancel()
         setStatus(.inactive)
+    }
+
+    /// The people in each room, by room id (ids sorted; every room present, empty ones too).
+    public var members: [String: [String]] { relay.withLock { $0.members } }
+
+    /// The room a location counts in: its own `room` when its source knows rooms, else by outline.
+    public func room(of location: Location) -> Room? {
+        if location.roomProbability != nil {
+            guard let id = location.room else { return nil }
+            return rooms.first { $0.id == id }
+        }
+        return rooms.first { $0.contains(location) }
     }
 
     private func handle(_ event: LocationSourceEvent) {
@@ -81,20 +134,22 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     private func recount(_ change: (inout [String: Location]) -> Void) {
         let changed = relay.withLock { r -> [Location] in
             change(&r.people)
-            var counts = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, 0) })
+            var members = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, [String]()) })
             for person in r.people.values {
-                if let room = rooms.first(where: { $0.contains(person) }) { counts[room.id, default: 0] += 1 }
+                if let room = room(of: person) { members[room.id, default: []].append(person.targetID) }
             }
-            let changed = rooms.filter { counts[$0.id] != r.counts[$0.id] }
-            r.counts = counts
-            return changed.map { location(for: $0, occupancy: counts[$0.id] ?? 0) }
+            for key in members.keys { members[key]?.sort() }
+            let changed = rooms.filter { members[$0.id]?.count != r.members[$0.id]?.count }
+            r.members = members
+            return changed.map { location(for: $0, occupancy: members[$0.id]?.count ?? 0) }
         }
         update(changed)
     }
 
     private func location(for room: Room, occupancy: Int) -> Location {
-        Location(x: (room.extent.minX + room.extent.maxX) / 2, y: (room.extent.minY + room.extent.maxY) / 2,
-                 floor: room.floor, timestamp: clock.now(), horizontalAccuracyMeters: 0, targetID: room.id,
-                 attributes: ["occupancy": String(occupancy), "busy": String(occupancy >= busyThreshold)])
+        let centre = room.centre
+        return Location(x: centre.x, y: centre.y, floor: room.floor, timestamp: clock.now(),
+                        horizontalAccuracyMeters: 0, targetID: room.id,
+                        attributes: ["occupancy": String(occupancy), "busy": String(occupancy >= busyThreshold)])
     }
 }

@@ -77,6 +77,37 @@ import Testing
         #expect(frames.count == 7, "a target the hub never had is not announced as removed")
     }
 
+    /// Room changes follow the fix that made them: entering, moving (a leave then an enter), and leaving when the
+    /// target is forgotten; locations without room knowledge change nothing.
+    @Test func roomEntriesAndExitsFollowTheFixes() async {
+        let hub = LocationHub(clock: ManualClock(start: 10))
+        let stream = hub.subscribe()
+        func located(_ t: Double, _ room: String?, probability: Double? = 0.8) -> Location {
+            var fix = fix("tag", t: t)
+            fix.room = room
+            fix.roomProbability = probability
+            return Location(fix)
+        }
+        hub.publish(located(10, nil))
+        hub.publish(located(11, "kitchen"))
+        hub.publish(located(12, "kitchen"))
+        hub.publish(located(13, "hall"))
+        hub.publish(located(14, nil, probability: nil))
+        hub.remove(["tag"])
+        hub.close()
+        var names: [String] = []
+        var frames: [String] = []
+        for await message in stream {
+            names.append(message.event.name)
+            frames.append(message.frame)
+        }
+        #expect(names == ["fix", "fix", "enter", "fix", "fix", "leave", "enter", "fix", "leave", "removed"])
+        #expect(frames[2] == "id: 3\nevent: enter\ndata: {\"target\":\"tag\",\"room\":\"kitchen\",\"t\":11}\n\n")
+        #expect(frames[5].contains("\"room\":\"kitchen\",\"t\":13"))
+        #expect(frames[8].contains("\"room\":\"hall\",\"t\":13"), "left at the last fix with a room")
+        #expect(frames[1].contains("\"room\": \"kitchen\", \"roomProbability\": 0.800"))
+    }
+
     @Test func aSlowSubscriberLosesTheOldestFramesNotThePipeline() async {
         let hub = LocationHub(clock: ManualClock(start: 0), bufferLimit: 3)
         let stream = hub.subscribe()

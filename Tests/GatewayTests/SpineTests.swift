@@ -2,6 +2,8 @@ import BeaconLocation
 import BlueDotCore
 import Foundation
 import Gateway
+import Hummingbird
+import HummingbirdTesting
 import LocationDisplay
 import Logging
 import Positioning
@@ -30,7 +32,8 @@ import Testing
         return (heard + stranger).sorted { $0.t < $1.t }
     }
 
-    static func app(mode: GatewayConfiguration.Mode, targets: [String], clock: ManualClock) throws -> GatewayApp {
+    static func app(mode: GatewayConfiguration.Mode, targets: [String], clock: ManualClock,
+                    venue: Venue = GatewaySpineTests.venue) throws -> GatewayApp {
         var c = GatewayConfiguration()
         c.mode = mode
         c.setSource(.observations(path: "in-memory"))
@@ -101,6 +104,47 @@ import Testing
         let fixes = events.filter { if case .fix = $0 { true } else { false } }
         #expect(fixes.count >= 2 * 4)
         #expect(source.status == .inactive)
+    }
+
+    /// A venue with rooms: the engine names each fix's room, the rooms' relaying source counts the tags in, the feed
+    /// says they entered (and left, when they are forgotten), `/api/rooms` and `/api/venue` show the rooms.
+    @Test(.timeLimit(.minutes(1))) func roomsCountTheTagsIn() async throws {
+        func p(_ x: Double, _ y: Double) -> Venue.PlanPoint { Venue.PlanPoint(x: x, y: y) }
+        var venue = Self.venue
+        venue.rooms = [
+            Venue.Room(id: "west", name: "West", polygon: [p(0, 0), p(7, 0), p(7, 8), p(0, 8)]),
+            Venue.Room(id: "east", name: "East", polygon: [p(7, 0), p(12, 0), p(12, 8), p(7, 8)]),
+        ]
+        let clock = ManualClock(start: 1000)
+        let app = try Self.app(mode: .tag, targets: ["tag-1", "tag-2"], clock: clock, venue: venue)
+        let rooms = try #require(app.dependencies.rooms)
+        let feed = app.hub.subscribe()
+        let service = Task { try await app.locationService.run() }
+        await Self.drive(clock, sleepers: 4) { rooms.members["west"] == ["tag-1", "tag-2"] }
+        #expect(app.hub.current.allSatisfy { $0.room == "west" && ($0.roomProbability ?? 0) > 0.6 })
+        #expect(rooms.locations["west"]?.attributes["occupancy"] == "2")
+        #expect(rooms.locations["east"]?.attributes["occupancy"] == "0")
+        try await Application(router: GatewayRouter.build(app.dependencies)).test(.router) { client in
+            try await client.execute(uri: "/api/rooms", method: .get) { response in
+                #expect(String(buffer: response.body) ==
+                    #"[{"id":"west","name":"West","floor":0,"occupancy":2,"targets":["tag-1","tag-2"]},"#
+                    + #"{"id":"east","name":"East","floor":0,"occupancy":0,"targets":[]}]"#)
+            }
+            try await client.execute(uri: "/api/venue", method: .get) { response in
+                #expect(String(buffer: response.body).contains(
+                    #""rooms":[{"floor":0,"holes":[],"id":"west","name":"West","polygon":[[0,0],[7,0],[7,8],[0,8]]}"#))
+            }
+        }
+        await Self.drive(clock, sleepers: 2) { app.hub.targetCount == 0 }
+        await Self.drive(clock, sleepers: 2) { rooms.members["west"] == [] }
+        service.cancel()
+        try await service.value
+        var events: [FeedEvent] = []
+        for await message in feed { events.append(message.event) }
+        let roomEvents = events.filter { if case .enter = $0 { true } else if case .leave = $0 { true } else { false } }
+        #expect(roomEvents.count == 4, "\(roomEvents)")
+        #expect(roomEvents.contains { if case .enter(target: "tag-1", room: "west", t: _) = $0 { true } else { false } })
+        #expect(roomEvents.contains { if case .leave(target: "tag-2", room: "west", t: _) = $0 { true } else { false } })
     }
 }
 

@@ -122,13 +122,8 @@ enum AccuracyHarness {
                     scoredFrom = split.cut
                 }
             }
-            let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: surveys, calibrator: calibrator,
-                                                             field: usesField ? field : nil)
-            if configuration.targetHeightMeters == nil {
-                configuration.targetHeightMeters = calibrated.result.targetHeightMeters
-            }
-            configuration.residualField = calibrated.residualField
-            configuration.bodyShadowSigmaDB = calibrated.bodyShadow?.sigmaDB
+            let calibrated = try calibrate(venue: venue, surveys: surveys, calibrator: calibrator,
+                                           field: usesField ? field : nil, into: &configuration)
             if let o = (set.isStatic ? stationary : moving).last(where: { $0.hasPrefix("shadowSigma=") }) {
                 configuration.bodyShadowSigmaDB = Double(o.dropFirst("shadowSigma=".count))
             }
@@ -183,6 +178,21 @@ enum AccuracyHarness {
 }
 
 extension AccuracyHarness {
+    /// Calibrates `venue` on `surveys` (`SurveyCalibration`) and sets what the calibration found in
+    /// `configuration`: the target height (unless set), the residual field and the body-shadow sigma.
+    static func calibrate(venue: Venue, surveys: [String], calibrator: PathLossCalibrator = PathLossCalibrator(),
+                          field: ResidualField.Parameters? = ResidualField.Parameters(),
+                          into configuration: inout EngineConfiguration) throws -> SurveyCalibration.Outcome {
+        let calibrated = try SurveyCalibration.calibrate(venue: venue, surveys: surveys, calibrator: calibrator,
+                                                         field: field)
+        if configuration.targetHeightMeters == nil {
+            configuration.targetHeightMeters = calibrated.result.targetHeightMeters
+        }
+        configuration.residualField = calibrated.residualField
+        configuration.bodyShadowSigmaDB = calibrated.bodyShadow?.sigmaDB
+        return calibrated
+    }
+
     /// A set recorded as runs apart in time (gaps over 10 min, WUT): calibrate on the first half of the runs,
     /// score on the rest; or (static sets, UJI's two passes) on the first half of the time span
     /// (`cal.leaveOut=1`).

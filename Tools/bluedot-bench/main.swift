@@ -12,6 +12,13 @@ case "accuracy":
         FileHandle.standardError.write(Data("bluedot-bench accuracy: \(error)\n".utf8))
         exit(1)
     }
+case "rooms":
+    do {
+        try RoomsBenchmark.run(Array(arguments.dropFirst()))
+    } catch {
+        FileHandle.standardError.write(Data("bluedot-bench rooms: \(error)\n".utf8))
+        exit(1)
+    }
 case "decode":
     do {
         try DecodeBenchmark.run(Array(arguments.dropFirst()))
@@ -28,6 +35,7 @@ case "site":
 default:
     print("usage: bluedot-bench positioning [--observations N] [--targets N] [--anchors N]")
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
+    print("       bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S]")
     print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")
     print("       bluedot-bench latency [--seconds S] [--pace X] [--seed N]")
     print("       bluedot-bench gateway [--binary PATH] [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ]")

@@ -34,6 +34,10 @@ public enum FeedEvent: Sendable, Hashable {
     case display(target: String, DotDrawing)
     /// A target is gone.
     case removed(target: String)
+    /// A target entered a room, at fix time `t`.
+    case enter(target: String, room: String, t: Double)
+    /// A target left a room, at fix time `t`.
+    case leave(target: String, room: String, t: Double)
     /// The location source's status changed.
     case status(LocationSourceStatus)
 
@@ -43,6 +47,8 @@ public enum FeedEvent: Sendable, Hashable {
         case .fix: "fix"
         case .display: "display"
         case .removed: "removed"
+        case .enter: "enter"
+        case .leave: "leave"
         case .status: "status"
         }
     }
@@ -58,6 +64,8 @@ public enum FeedEvent: Sendable, Hashable {
             return "{\"target\":\(JSONText.quoted(target)),\"display\":\(Self.json(drawing))}"
         case .removed(let target):
             return "{\"target\":\(JSONText.quoted(target))}"
+        case .enter(let target, let room, let t), .leave(let target, let room, let t):
+            return "{\"target\":\(JSONText.quoted(target)),\"room\":\(JSONText.quoted(room)),\"t\":\(Self.number(t, decimals: 3))}"
         case .status(let status):
             return "{\"status\":\(JSONText.quoted(status.description))}"
         }
@@ -84,5 +92,15 @@ public enum FeedEvent: Sendable, Hashable {
         let rounded = (x * scale).rounded() / scale
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
         return "\(rounded)"
+    }
+}
+
+extension FeedEvent {
+    /// The feed's events for a room change: leaving the old room, then entering the new one.
+    static func events(for change: RoomChange) -> [FeedEvent] {
+        var events: [FeedEvent] = []
+        if let from = change.from { events.append(.leave(target: change.targetID, room: from, t: change.timestamp)) }
+        if let to = change.to { events.append(.enter(target: change.targetID, room: to, t: change.timestamp)) }
+        return events
     }
 }

@@ -12,7 +12,8 @@ import Positioning
 /// values; panning is each browser's own (the page mirrors the display's settings, `settings`). Each target also
 /// has a second display in navigation auto-pan, whose viewport rotation (the map turned to the course while moving)
 /// goes in the drawing as `navigationRotationDegrees`: pages turn their maps by it. The API reads `current`;
-/// subscribers get every current target first, then live events, numbered. A slow subscriber loses its oldest
+/// subscribers get every current target first, then live events, numbered. Room entries and exits
+/// (`RoomTransitions`) follow the fix that made them. A slow subscriber loses its oldest
 /// messages (`Broadcast`'s bounded buffer) rather than holding the spine up. `close()` ends every subscription.
 public final class LocationHub: LocationSourceObserver, Sendable {
     private struct Entry {
@@ -26,6 +27,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         var entries: [String: Entry] = [:]
         var status: LocationSourceStatus = .initialising
         var nextEventID: UInt64 = 0
+        var rooms = RoomTransitions()
     }
 
     private let state = LockedValue(State())
@@ -92,14 +94,17 @@ public final class LocationHub: LocationSourceObserver, Sendable {
                 drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees)
             s.entries[location.targetID] = Entry(
                 location: location, display: display, navigator: navigator, drawing: drawing)
-            return [.fix(LocationFix(location), drawing, reportedAt: location.reportedAt)]
+            let fix = FeedEvent.fix(LocationFix(location), drawing, reportedAt: location.reportedAt)
+            return [fix] + (s.rooms.observe(location).map(FeedEvent.events) ?? [])
         }
     }
 
-    /// Forgets targets and sends a `removed` event for each one it had.
+    /// Forgets targets and sends a `removed` event for each one it had (after a `leave` when it was in a room).
     public func remove(_ targetIDs: [String]) {
         send { s in
-            targetIDs.filter { s.entries.removeValue(forKey: $0) != nil }.map { .removed(target: $0) }
+            targetIDs.filter { s.entries.removeValue(forKey: $0) != nil }.flatMap { target in
+                (s.rooms.forget(target).map(FeedEvent.events) ?? []) + [.removed(target: target)]
+            }
         }
     }
 

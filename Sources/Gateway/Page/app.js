@@ -26,6 +26,7 @@
   document.getElementById('map-controls').appendChild(map.zoomControl.getContainer());
   const floorLayers = new Map();   // floor -> L.layerGroup (plan + anchors)
   const anchorMarkers = new Map(); // anchor id -> { marker, anchor }, restyled by the site's receiver states
+  const roomShapes = new Map();    // room id -> { polygon, label, room }, labelled with their occupancy
   const el = (id) => document.getElementById(id);
   const toLatLng = (x, y) => L.latLng(y, x);
 
@@ -70,6 +71,16 @@
           L.imageOverlay(URL.createObjectURL(image), [[bounds[0][1], bounds[0][0]], [bounds[1][1], bounds[1][0]]])
             .addTo(group);
         }
+      }
+      for (const room of (venue.rooms || []).filter((r) => r.floor === floor.floor)) {
+        const rings = [room.polygon, ...room.holes].map((ring) => ring.map(([x, y]) => toLatLng(x, y)));
+        const polygon = L.polygon(rings, { className: 'bd-room', weight: 1, interactive: false }).addTo(group);
+        const label = document.createElement('span');
+        label.className = 'bd-room-label bd-upright';
+        label.dataset.room = room.id;
+        polygon.bindTooltip(label, { permanent: true, direction: 'center', className: 'bd-tip' });
+        roomShapes.set(room.id, { polygon, label, room });
+        showOccupancy(room.id, 0, []);
       }
       for (const anchor of venue.anchors.filter((a) => a.floor === floor.floor)) {
         const icon = L.divIcon({ className: 'bd-anchor', iconSize: [8, 8] });
@@ -118,6 +129,24 @@
     const online = document_.receivers.filter((r) => r.online && r.known).length;
     el('venue-name').dataset.receivers = `${online}/${anchorMarkers.size}`;
     el('venue-name').title = `site ${document_.site}: ${online} of ${anchorMarkers.size} receivers online`;
+  }
+
+  // ---- rooms: who is in each (GET /api/rooms), on every enter or leave and every 5 s ----
+  function showOccupancy(id, occupancy, targets) {
+    const shape = roomShapes.get(id);
+    if (!shape) return;
+    shape.label.textContent = `${shape.room.name || shape.room.id} · ${occupancy}`;
+    shape.label.title = targets.join(', ');
+    shape.label.dataset.occupancy = String(occupancy);
+    const element = shape.polygon.getElement();
+    if (element) element.classList.toggle('bd-room-occupied', occupancy > 0);
+  }
+  let roomsPending = null;
+  function refreshRooms() {
+    if (!roomShapes.size || roomsPending) return;
+    roomsPending = fetch('/api/rooms', fetchOptions).then((r) => (r.ok ? r.json() : []))
+      .then((rooms) => { for (const r of rooms) showOccupancy(r.id, r.occupancy, r.targets); })
+      .catch(() => {}).finally(() => { roomsPending = null; });
   }
 
   function selectFloor(floor) {
@@ -229,6 +258,9 @@
     el('info-motion').textContent = f.speed !== undefined
       ? `${f.speed.toFixed(2)} m/s` + (f.course !== undefined ? `, ${f.course.toFixed(0)}°` : '') : '—';
     el('info-anchors').textContent = String(f.anchors);
+    const room = f.room !== undefined ? roomShapes.get(f.room) : null;
+    el('info-room').textContent = f.roomProbability === undefined ? '—'
+      : (room ? (room.room.name || room.room.id) : 'none') + ` (${Math.round(f.roomProbability * 100)}%)`;
   }
 
   // ---- follow modes: the display engine's auto-pan ----
@@ -382,6 +414,8 @@
     source.addEventListener('fix', (event) => onFix(JSON.parse(event.data)));
     source.addEventListener('display', (event) => onDisplay(JSON.parse(event.data)));
     source.addEventListener('removed', (event) => onRemoved(JSON.parse(event.data)));
+    source.addEventListener('enter', refreshRooms);
+    source.addEventListener('leave', refreshRooms);
     source.onerror = () => {
       source.close();
       state.connected = false;
@@ -421,6 +455,12 @@
       const t = state.targets.get(id);
       return t && t.fix ? { x: t.fix.x, y: t.fix.y } : null;
     },
+    // Each room's label as drawn: { id: occupancy } for the rooms the page shows.
+    roomOccupancy() {
+      const shown = {};
+      for (const [id, shape] of roomShapes) shown[id] = Number(shape.label.dataset.occupancy);
+      return shown;
+    },
     setFollow,
   };
 
@@ -429,5 +469,7 @@
     connect();
     refreshReceivers();
     setInterval(refreshReceivers, 3000);
+    refreshRooms();
+    setInterval(refreshRooms, 5000);
   }).catch((error) => showError('Cannot load the venue: ' + error.message));
 })();

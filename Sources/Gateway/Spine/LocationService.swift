@@ -24,15 +24,18 @@ public struct LocationService: Service {
     private let logger: Logger
     private let metricsObserver: MetricsObserver
     private let observers: [any LocationSourceObserver]
+    private let rooms: RoomOccupancySource?
 
     /// Creates the service and registers the hub, a `MetricsObserver` and `outputs` (the site's location
     /// publisher) on the spine's source; `onHousekeeping` runs with each copy of the counters (the site's
-    /// metrics); `onStop` runs once after the inputs have stopped.
+    /// metrics); `onStop` runs once after the inputs have stopped. `rooms`, a relay of the spine's source, runs
+    /// while the service does.
     public init(
         spine: GatewaySpine, hub: LocationHub, metrics: GatewayMetrics, clock: any BlueDotClock, logger: Logger,
-        outputs: [any LocationSourceObserver] = [], onHousekeeping: @escaping @Sendable () -> Void = {},
-        onStop: @escaping @Sendable () -> Void = {}
+        outputs: [any LocationSourceObserver] = [], rooms: RoomOccupancySource? = nil,
+        onHousekeeping: @escaping @Sendable () -> Void = {}, onStop: @escaping @Sendable () -> Void = {}
     ) {
+        self.rooms = rooms
         self.onHousekeeping = onHousekeeping
         self.spine = spine
         self.hub = hub
@@ -48,6 +51,7 @@ public struct LocationService: Service {
     /// Runs until graceful shutdown or cancellation.
     public func run() async throws {
         let spine = spine
+        rooms?.start()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await spine.run() }
             group.addTask { await self.housekeeping() }
@@ -57,6 +61,7 @@ public struct LocationService: Service {
         }
         copyStatistics()
         onStop()
+        rooms?.stop()
         hub.close()
         for observer in observers { spine.source.removeObserver(observer) }
         logger.info("inputs stopped", metadata: ["fixes": "\(spine.statistics?.engine.fixes ?? 0)"])

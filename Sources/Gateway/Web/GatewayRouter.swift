@@ -6,7 +6,8 @@ import Positioning
 import Site
 
 /// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, the display engine's
-/// auto-pan settings, current locations, the push feed, health and metrics, behind the bearer token when one is set.
+/// auto-pan settings, current locations, the push feed, rooms with their occupancy, a site's receivers, health and
+/// metrics, behind the bearer token when one is set.
 public enum GatewayRouter {
     /// What the routes read.
     public struct Dependencies: Sendable {
@@ -28,13 +29,17 @@ public enum GatewayRouter {
         public var clock: any BlueDotClock
         /// The solver's site input, when there is one (`/api/receivers`).
         public var site: SiteSource?
+        /// The venue's rooms with their occupancy (`/api/rooms`), when the venue has rooms.
+        public var rooms: RoomOccupancySource?
 
         /// Bundles the dependencies.
         public init(
             hub: LocationHub, metrics: GatewayMetrics, venue: Venue, files: StaticFiles, token: String?,
-            sourceName: String, source: LocationSource, clock: any BlueDotClock, site: SiteSource? = nil
+            sourceName: String, source: LocationSource, clock: any BlueDotClock, site: SiteSource? = nil,
+            rooms: RoomOccupancySource? = nil
         ) {
             self.site = site
+            self.rooms = rooms
             self.hub = hub
             self.metrics = metrics
             self.venue = venue
@@ -107,6 +112,9 @@ public enum GatewayRouter {
                     + (d.site.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
                           + "\"receivers\":\($0.receivers.count)," } ?? "")
                     + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
+        }
+        router.get("/api/rooms") { _, _ in
+            json(RoomsDocument.json(d.rooms))
         }
         router.get("/api/receivers") { _, _ in
             json(ReceiversDocument.json(d.site, now: d.clock.now()))

@@ -5,7 +5,7 @@ import Positioning
 
 /// The venue as the web page needs it (`GET /api/venue`): metric geometry, floors with plan image URLs (served
 /// at `/api/venue/plan/<floor>`, never the file's path), anchors, and the geographic origin when there is one,
-/// with each anchor's latitude and longitude and the origin's metres per degree, so the page converts a point the
+/// with each anchor's latitude and longitude and the origin's metres per degree, and the rooms' outlines, so the page converts a point the
 /// way the server does (`GeographicOrigin`, the one projection) without a model of its own.
 struct VenueDocument: Encodable {
     struct Origin: Encodable {
@@ -27,11 +27,20 @@ struct VenueDocument: Encodable {
         var lat: Double?, lon: Double?
     }
 
+    struct Room: Encodable {
+        var id: String
+        var name: String?
+        var floor: Int
+        var polygon: [[Double]]
+        var holes: [[[Double]]]
+    }
+
     var name: String
     var origin: Origin?
     var bounds: [[Double]]
     var floors: [Floor]
     var anchors: [Anchor]
+    var rooms: [Room]
 
     init(_ venue: Venue) {
         name = venue.name
@@ -48,13 +57,17 @@ struct VenueDocument: Encodable {
                 plan: f.planImage == nil ? nil : "/api/venue/plan/\(f.floor)",
                 planBounds: f.planBounds.map(Self.pair))
         }
-        for level in Set(venue.anchors.map(\.floor)) where !floors.contains(where: { $0.floor == level }) {
+        for level in Set(venue.anchors.map(\.floor) + venue.rooms.map(\.floor)) where !floors.contains(where: { $0.floor == level }) {
             floors.append(Floor(floor: level, name: nil, elevation: 0, plan: nil, planBounds: nil))
         }
         self.floors = floors.sorted { $0.floor < $1.floor }
         anchors = venue.anchors.map { a in
             let geo = projection?.geographic(x: a.x, y: a.y)
             return Anchor(id: a.id, x: a.x, y: a.y, z: a.z, floor: a.floor, lat: geo?.latitude, lon: geo?.longitude)
+        }
+        let ring = { (points: [Venue.PlanPoint]) in points.map { [$0.x, $0.y] } }
+        rooms = venue.rooms.map { r in
+            Room(id: r.id, name: r.name, floor: r.floor, polygon: ring(r.polygon), holes: r.holes.map(ring))
         }
     }
 

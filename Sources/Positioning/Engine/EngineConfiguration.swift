@@ -116,6 +116,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var usesResidualField: Bool = true
 
     /// The defaults: a walking target.
+    /// When a target counts as in one of the venue's rooms (`RoomTracker`).
+    public var roomHysteresis = RoomHysteresis()
+
     public init() {}
 
     /// Defaults for a moving target (walkers, robots).

@@ -11,6 +11,8 @@ struct EngineContext: Sendable {
     let trackingTrilaterator: Trilaterator
     var grid: GridPosterior
     let targetHeightMeters: Double
+    /// The venue's rooms, for each fix's `room` and `roomProbability`.
+    let rooms: RoomMap
 
     init(venue: Venue, configuration: EngineConfiguration) {
         self.configuration = configuration
@@ -31,5 +33,6 @@ struct EngineContext: Sendable {
         grid.usesSpatialMedian = configuration.gridSpatialMedian
         let flat = venue.anchors.allSatisfy { $0.z == 0 }
         targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)
+        rooms = RoomMap(rooms: venue.rooms)
     }
 }

@@ -130,7 +130,9 @@ public struct PositioningEngine: Sendable {
                 freeSlots.append(s)
                 continue
             }
-            fixes.append(trackers[s]!.tick(at: next.t, context: context))
+            var fix = trackers[s]!.tick(at: next.t, context: context)
+            context.rooms.assign(&fix, tracker: &trackers[s]!.room, rules: context.configuration.roomHysteresis)
+            fixes.append(fix)
             counters.fixes += 1
             schedule.push(GridEntry(t: trackers[s]!.nextGridTime(interval: interval), target: next.target,
                                              slot: s))

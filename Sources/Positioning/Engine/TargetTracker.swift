@@ -23,6 +23,8 @@ struct TargetTracker {
     var lastHeardTime: Double
     var lastGood: (x: Double, y: Double)?
     var floorEstimator = FloorEstimator()
+    /// The room state (hysteresis over the venue's rooms).
+    var room = RoomTracker()
     /// Covariance-matching scale on the trilateration fixes' covariance.
     var fixScale = 1.0
 

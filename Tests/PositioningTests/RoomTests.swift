@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import Positioning
+
+/// Two rooms side by side, 6 m × 5 m each, sharing the wall x = 6, and a hall of 12 m × 3 m below them with a
+/// pillar (a hole) in it.
+private func twoRooms() -> [Venue.Room] {
+    func p(_ x: Double, _ y: Double) -> Venue.PlanPoint { Venue.PlanPoint(x: x, y: y) }
+    return [
+        Venue.Room(id: "west", name: "West office", polygon: [p(0, 3), p(6, 3), p(6, 8), p(0, 8)]),
+        Venue.Room(id: "east", name: "East office", polygon: [p(6, 3), p(12, 3), p(12, 8), p(6, 8), p(6, 3)]),
+        Venue.Room(id: "hall", polygon: [p(0, 0), p(12, 0), p(12, 3), p(0, 3)],
+                   holes: [[p(5, 1), p(7, 1), p(7, 2), p(5, 2)]]),
+    ]
+}
+
+@Suite struct RoomMapTests {
+    /// Containment follows the polygon and its hole; the closing point of a ring changes nothing.
+    @Test func pointsAreInTheirRoomAndNotInAHole() {
+        let map = RoomMap(rooms: twoRooms())
+        #expect(map.room(x: 3, y: 5, floor: nil) == 0)
+        #expect(map.room(x: 9, y: 5, floor: 0) == 1)
+        #expect(map.room(x: 2, y: 1.5, floor: nil) == 2)
+        #expect(map.room(x: 6, y: 1.5, floor: nil) == nil, "inside the pillar")
+        #expect(map.room(x: 13, y: 5, floor: nil) == nil)
+        #expect(map.room(x: 3, y: 5, floor: 1) == nil, "another floor")
+    }
+
+    /// A small radius deep inside a room puts all the mass there; on the shared wall the two rooms split it
+    /// evenly; the probabilities of a fix fully inside the rooms add to one.
+    @Test func probabilityFollowsPositionAndRadius() throws {
+        let map = RoomMap(rooms: twoRooms())
+        let deep = map.probabilities(x: 3, y: 5.5, radius68: 0.5, floor: nil)
+        #expect(deep.count == 1 && deep[0].room == 0 && deep[0].p == 1)
+        let wall = map.probabilities(x: 6, y: 5.5, radius68: 1.0, floor: nil)
+        let west = try #require(wall.first { $0.room == 0 }).p, east = try #require(wall.first { $0.room == 1 }).p
+        #expect(abs(west - 0.5) < 0.07 && abs(east - 0.5) < 0.07, "west \(west) east \(east)")
+        #expect(abs(wall.reduce(0) { $0 + $1.p } - 1) < 1e-9)
+        // One metre into the west room with a 1 m radius: the west room is clearly more likely, the east still
+        // has some mass.
+        let near = map.probabilities(x: 5, y: 5.5, radius68: 1.0, floor: nil)
+        let nearWest = try #require(near.first { $0.room == 0 }).p
+        #expect(nearWest > 0.75 && nearWest < 0.98, "\(nearWest)")
+    }
+
+    /// The cubature integrates the Gaussian: the mass within a half plane at distance d is Φ(d/σ) within the
+    /// resolution of 128 points.
+    @Test func halfPlaneMassMatchesTheNormalDistribution() {
+        let huge = Venue.Room(id: "half", polygon: [
+            Venue.PlanPoint(x: -1000, y: -1000), Venue.PlanPoint(x: 0, y: -1000),
+            Venue.PlanPoint(x: 0, y: 1000), Venue.PlanPoint(x: -1000, y: 1000),
+        ])
+        let map = RoomMap(rooms: [huge])
+        let sigma = 1 / RoomMap.radius68PerSigma
+        for d in [0.25, 0.5, 1.0, 1.5] {
+            let p = map.probabilities(x: -d * sigma, y: 0, radius68: 1, floor: nil).first?.p ?? 0
+            let expected = 0.5 * erfc(-d / 2.0.squareRoot())
+            #expect(abs(p - expected) < 0.05, "d \(d): \(p) vs \(expected)")
+        }
+    }
+}
+
+@Suite struct RoomTrackerTests {
+    /// Probabilities hovering about one half between two rooms change nothing once the target is in one; a
+    /// clear move holds for the dwell time and then switches; without hysteresis every swing is a flap.
+    @Test func hysteresisHoldsAtTheWallAndFollowsAClearMove() {
+        var tracker = RoomTracker()
+        var plain = RoomTracker()
+        let rules = RoomHysteresis(enterProbability: 0.6, leaveProbability: 0.3, dwellSeconds: 3)
+        _ = tracker.update([(0, 0.9), (1, 0.1)], t: 0, rules: rules)
+        _ = plain.update([(0, 0.9), (1, 0.1)], t: 0, rules: .none)
+        #expect(tracker.current == 0)
+        var flaps = 0, plainFlaps = 0
+        var last = tracker.current, plainLast = plain.current
+        for k in 1...60 {
+            let west = k.isMultiple(of: 2) ? 0.45 : 0.55
+            _ = tracker.update([(0, west), (1, 1 - west)], t: Double(k), rules: rules)
+            _ = plain.update([(0, west), (1, 1 - west)], t: Double(k), rules: .none)
+            if tracker.current != last { flaps += 1 }
+            if plain.current != plainLast { plainFlaps += 1 }
+            last = tracker.current
+            plainLast = plain.current
+        }
+        #expect(flaps == 0 && tracker.current == 0)
+        #expect(plainFlaps >= 59)
+        // A clear move east: pending for 3 s of fix time, then in the east room.
+        let (room61, p61) = tracker.update([(0, 0.2), (1, 0.8)], t: 61, rules: rules)
+        #expect(room61 == 0 && abs(p61 - 0.2) < 1e-12)
+        _ = tracker.update([(0, 0.2), (1, 0.8)], t: 63, rules: rules)
+        #expect(tracker.current == 0)
+        let (room64, p64) = tracker.update([(0, 0.1), (1, 0.9)], t: 64, rules: rules)
+        #expect(room64 == 1 && abs(p64 - 0.9) < 1e-12)
+    }
+
+    /// Leaving for no room: below the leave probability for the dwell time; a brief dip does not leave.
+    @Test func leavesOnlyAfterTheDwell() {
+        var tracker = RoomTracker()
+        let rules = RoomHysteresis(enterProbability: 0.6, leaveProbability: 0.3, dwellSeconds: 2)
+        _ = tracker.update([(0, 0.7)], t: 0, rules: rules)
+        _ = tracker.update([(0, 0.1)], t: 1, rules: rules)
+        _ = tracker.update([(0, 0.5)], t: 2, rules: rules)  // back between the thresholds: the leave is off
+        _ = tracker.update([(0, 0.1)], t: 3, rules: rules)
+        _ = tracker.update([(0, 0.1)], t: 4, rules: rules)
+        #expect(tracker.current == 0)
+        let (room, p) = tracker.update([], t: 5, rules: rules)
+        #expect(room == nil && p == 0)
+        // Not entered below the enter probability, however long.
+        for t in 6...20 { _ = tracker.update([(0, 0.55)], t: Double(t), rules: rules) }
+        #expect(tracker.current == nil)
+    }
+
+    /// The engine over a simulated walk along the shared wall (0.3 m into the west room, 40 s, shadowing 4 dB):
+    /// every fix names a room and a probability; with the default hysteresis the target flaps far less than with
+    /// the most likely room at every fix, and it ends in the room it walked in.
+    @Test func walkAlongTheWallFlapsLessWithHysteresis() {
+        func p(_ x: Double, _ y: Double) -> Venue.PlanPoint { Venue.PlanPoint(x: x, y: y) }
+        var anchors: [Anchor] = []
+        for (i, (x, y)) in [(0.0, 3.0), (12, 3), (0, 8), (12, 8), (6, 0), (6, 11), (3, 5.5), (9, 5.5)].enumerated() {
+            anchors.append(Anchor(id: "a\(i)", x: x, y: y, z: 2.5))
+        }
+        let venue = Venue(name: "wall", model: PathLossModel(measuredPowerDBm: -59, pathLossExponent: 2.2,
+                                                             shadowingSigmaDB: 4),
+                          anchors: anchors, bounds: Venue.Bounds(minX: 0, minY: 0, maxX: 12, maxY: 11),
+                          rooms: twoRooms())
+        let track = Track(target: "tag", waypoints: [
+            Track.Waypoint(t: 0, x: 5.7, y: 3.5), Track.Waypoint(t: 40, x: 5.7, y: 7.5),
+        ])
+        var rng = Xoshiro256StarStar(seed: 21)
+        let packets = Simulator(venue: venue, configuration: SimulationConfiguration(rateHz: 5, shadowingSigmaDB: 4))
+            .simulate(tracks: [track], using: &rng)
+        func flaps(_ rules: RoomHysteresis) -> (flaps: Int, last: String?, fixes: [LocationFix]) {
+            var configuration = EngineConfiguration.moving
+            configuration.roomHysteresis = rules
+            var engine = PositioningEngine(venue: venue, configuration: configuration)
+            var fixes: [LocationFix] = []
+            for packet in packets { engine.ingest(packet.observation, into: &fixes) }
+            let live = fixes.filter { $0.t <= 40 }
+            var changes = 0
+            for (a, b) in zip(live, live.dropFirst()) where a.room != b.room { changes += 1 }
+            return (changes, live.last?.room, live)
+        }
+        let held = flaps(RoomHysteresis())
+        let plain = flaps(.none)
+        #expect(held.fixes.count >= 38)
+        #expect(held.fixes.allSatisfy { $0.roomProbability != nil && ($0.roomProbability ?? -1) >= 0 })
+        #expect(held.flaps * 3 <= plain.flaps, "hysteresis \(held.flaps) flaps, none \(plain.flaps)")
+        #expect(plain.flaps >= 3, "the walk must be hard enough to flap without hysteresis")
+        #expect(held.last == "west")
+    }
+}
