@@ -19,3 +19,26 @@ def start(args):
                  "--window-size=1280,800", "--no-first-run", "--disable-extensions"):
         options.add_argument(flag)
     return webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
+
+
+def run_check(args, check) -> int:
+    """Starts the browser, runs `check(driver, report)` (which fills the report dict and sets report["ok"]), prints
+    the report as one JSON line; exit status 0 on pass, 1 on failure, 2 when the browser cannot start."""
+    import json
+
+    try:
+        driver = start(args)
+    except Exception as error:  # the browser is missing or cannot start here
+        print(json.dumps({"ok": False, "error": f"cannot start chromium: {error}"}))
+        return 2
+    report = {"ok": False, "url": getattr(args, "url", None)}
+    try:
+        driver.set_page_load_timeout(30)
+        check(driver, report)
+    except Exception as error:
+        report["ok"] = False
+        report["error"] = str(error)
+    finally:
+        driver.quit()
+    print(json.dumps(report))
+    return 0 if report["ok"] else 1

@@ -10,7 +10,6 @@ cannot start.
     receivers_test.py --url http://127.0.0.1:8080/ --online 3 --offline 1 [--seconds 20]
 """
 import argparse
-import json
 import time
 
 import chromium
@@ -25,15 +24,7 @@ def main() -> int:
     chromium.add_arguments(parser)
     args = parser.parse_args()
 
-    try:
-        driver = chromium.start(args)
-    except Exception as error:  # the browser is missing or cannot start here
-        print(json.dumps({"ok": False, "error": f"cannot start chromium: {error}"}))
-        return 2
-
-    report = {"ok": False, "url": args.url}
-    try:
-        driver.set_page_load_timeout(30)
+    def check(driver, report):
         driver.get(args.url)
         deadline = time.time() + args.seconds
         while time.time() < deadline:
@@ -56,12 +47,8 @@ def main() -> int:
         report["tooltip"] = tip
         report["ok"] = (report.get("online", 0) >= args.online and report.get("offline", -1) == args.offline
                         and "online" in tip and "/s" in tip)
-    except Exception as error:
-        report["error"] = str(error)
-    finally:
-        driver.quit()
-    print(json.dumps(report))
-    return 0 if report["ok"] else 1
+
+    return chromium.run_check(args, check)
 
 
 if __name__ == "__main__":

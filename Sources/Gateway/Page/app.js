@@ -159,6 +159,7 @@
       button.classList.toggle('active', Number(button.dataset.floor) === floor);
     }
     for (const target of state.targets.values()) placeOnFloor(target);
+    if (trail.on) drawTrail();
   }
 
   // ---- targets: marker, accuracy circle, label, drawn from the feed's drawing state ----
@@ -262,6 +263,79 @@
     el('info-room').textContent = f.roomProbability === undefined ? '—'
       : (room ? (room.room.name || room.room.id) : 'none') + ` (${Math.round(f.roomProbability * 100)}%)`;
   }
+
+  // ---- trail: the followed target's history (GET /api/history) up to the time the slider picks ----
+  const trail = { on: false, target: null, points: [], line: null, head: null, live: true, timer: null };
+  async function loadTrail(from) {
+    // Pages of up to 1,000 fixes, oldest first, at most 20 pages (a day of one tag at 1 Hz is 86,400 fixes: the
+    // trail shows the newest 20,000 the first time, and follows on).
+    let cursor = null, pages = 0;
+    const points = [];
+    do {
+      const query = new URLSearchParams({ target: trail.target, order: 'oldest', limit: '1000' });
+      if (from !== undefined) query.set('from', String(from));
+      if (cursor) query.set('cursor', cursor);
+      const response = await fetch('/api/history?' + query, fetchOptions).catch(() => null);
+      if (!response || !response.ok) break;
+      const page = await response.json();
+      for (const f of page.fixes) points.push({ t: f.t, x: f.x, y: f.y, floor: f.floor });
+      cursor = page.next;
+      pages += 1;
+    } while (cursor && pages < 20);
+    return points;
+  }
+  function formatTime(t) {
+    return new Date(t * 1000).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+  }
+  function drawTrail() {
+    const slider = el('trail-time');
+    const until = Number(slider.value);
+    const shown = trail.points.filter((p) => p.t <= until &&
+      (p.floor === undefined || p.floor === null || p.floor === state.floor));
+    const latLngs = shown.map((p) => toLatLng(p.x, p.y));
+    if (!trail.line) {
+      trail.line = L.polyline(latLngs, { className: 'bd-trail', weight: 3, interactive: false }).addTo(map);
+      trail.head = L.circleMarker([0, 0], { className: 'bd-trail-head', radius: 5, interactive: false });
+    } else {
+      trail.line.setLatLngs(latLngs);
+    }
+    if (latLngs.length) trail.head.setLatLng(latLngs[latLngs.length - 1]).addTo(map); else trail.head.remove();
+    el('trail-label').textContent = trail.points.length
+      ? `${formatTime(until)} · ${shown.length} fixes` : 'no history yet';
+    el('trail-controls').dataset.points = String(shown.length);
+  }
+  async function refreshTrail() {
+    if (!trail.on) return;
+    const last = trail.points.length ? trail.points[trail.points.length - 1].t : undefined;
+    const fresh = await loadTrail(last);
+    for (const p of fresh) if (last === undefined || p.t > last) trail.points.push(p);
+    const slider = el('trail-time');
+    if (trail.points.length) {
+      slider.min = String(trail.points[0].t);
+      slider.max = String(trail.points[trail.points.length - 1].t);
+      if (trail.live) slider.value = slider.max;
+    }
+    drawTrail();
+  }
+  async function setTrail(on) {
+    trail.on = on;
+    el('trail-toggle').classList.toggle('active', on);
+    el('trail-controls').hidden = !on;
+    clearInterval(trail.timer);
+    if (trail.line) { trail.line.remove(); trail.head.remove(); trail.line = null; trail.head = null; }
+    trail.points = [];
+    if (!on) return;
+    trail.target = state.followTarget;
+    trail.live = true;
+    await refreshTrail();
+    trail.timer = setInterval(refreshTrail, 5000);
+  }
+  el('trail-toggle').addEventListener('click', () => setTrail(!trail.on));
+  el('trail-time').addEventListener('input', () => {
+    const slider = el('trail-time');
+    trail.live = Number(slider.value) >= Number(slider.max);
+    drawTrail();
+  });
 
   // ---- follow modes: the display engine's auto-pan ----
   // ---- map rotation (navigation): a CSS rotation of #rotor, the wrapper of Leaflet's container ----
@@ -374,6 +448,7 @@
     state.pendingInitialZoom = state.follow !== 'off';
     const t = state.targets.get(state.followTarget);
     if (t && t.fix) { autoPan(t.fix); showInfo(t); }
+    if (trail.on) setTrail(true);  // the trail follows the followed target
   });
   // A user pan or zoom turns follow off (the display engine's rule); programmatic pans do not fire these. The
   // listeners capture on #viewport, so they run before Leaflet's: on a turned map, pressing on it (the start of
@@ -462,6 +537,12 @@
       return shown;
     },
     setFollow,
+    setTrail,
+    // The trail as drawn: how many fixes the line has and the slider's time.
+    trailShown() {
+      return { on: trail.on, target: trail.target, points: trail.line ? trail.line.getLatLngs().length : 0,
+        loaded: trail.points.length, until: Number(el('trail-time').value) };
+    },
   };
 
   setFollow('recenter');
