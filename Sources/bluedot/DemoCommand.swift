@@ -12,7 +12,8 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Run the gateway on bundled data (no hardware) and print the URL of the live map.",
         discussion: """
             Replays, in a loop at real time, a walk through the demo lab (simulated at start-up with a fixed seed) \
-            and the tag of the BOUN TETAM track straight_01 (CC0). Stop with Ctrl-C.
+            and the tag of the BOUN TETAM track straight_01 (CC0). The history is kept in memory unless --history names a \
+            file. Stop with Ctrl-C.
             """
     )
 
@@ -22,6 +23,8 @@ struct DemoCommand: AsyncParsableCommand {
     var token: String?
     @Flag(help: "Allow a non-loopback --listen without a token.")
     var insecure = false
+    @Option(help: "Location history: an SQLite file, or memory (the default: gone at exit) or off.")
+    var history: String = "memory"
 
     @OptionGroup var logging: LogOptions
 
@@ -37,6 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
             c.venuePath = "demo"
             c.token = token
             c.insecure = insecure
+            try ConfigurationKeys.apply(key: "history", value: history, to: &c)
             try c.validate(location: "flags")
             let clock = SystemClock()
             app = try GatewayApp(

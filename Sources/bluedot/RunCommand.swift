@@ -19,7 +19,11 @@ struct RunCommand: AsyncParsableCommand {
             A site over MQTT (docs/site.md): a receiver runs with --publish MQTT_URL --site SITE --receiver ID and a \
             radio source, and publishes every report it hears; the solver runs with --mqtt MQTT_URL --site SITE \
             --venue V --mode tag (and --espresense for ESPresense nodes) and publishes every fix. The broker \
-            password comes from --mqtt-password-file or the configuration file, never from a flag.
+            password comes from --mqtt-password-file or the configuration file, never from a flag. The solver also \
+            announces every target to Home Assistant (MQTT discovery; --no-ha-discovery turns it off).
+
+            Every fix and room change goes into the location history (--history; by default history.sqlite in the \
+            service's state directory), served at /api/history.
             """
     )
 
@@ -85,6 +89,21 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("reorder-window"), help: "Solver role: seconds sightings wait for slower receivers (default 0.3).")
     var reorderWindow: Double?
 
+    @Option(help: "Location history: an SQLite file, default (the state directory's history.sqlite), memory or off.")
+    var history: String?
+    @Option(name: .customLong("history-retention"), help: "Days of history kept (default 30).")
+    var historyRetention: Double?
+    @Option(name: .customLong("history-max-size"), help: "History size cap, MiB (default 1024).")
+    var historyMaxSize: Int?
+    @Flag(name: .customLong("no-ha-discovery"), help: "Solver role: do not publish Home Assistant MQTT discovery.")
+    var noHADiscovery = false
+    @Option(name: .customLong("ha-prefix"), help: "Solver role: Home Assistant's discovery prefix (default homeassistant).")
+    var haPrefix: String?
+    @Option(name: .customLong("ha-allow"), help: "Solver role: comma-separated target-id globs announced to Home Assistant (default all).")
+    var haAllow: String?
+    @Option(name: .customLong("ha-names"), help: "Solver role: friendly names, target=Name pairs separated by commas.")
+    var haNames: String?
+
     @OptionGroup var logging: LogOptions
 
     /// The file's settings with the flags applied over them, validated.
@@ -105,6 +124,9 @@ struct RunCommand: AsyncParsableCommand {
             ("mqtt-key", mqttKey), ("mqtt-protocol", mqttProtocol),
             ("espresense", espresensePrefix ?? (espresense ? "true" : nil)), ("publish-allow", publishAllow),
             ("publish-buffer", publishBuffer.map { "\($0)" }), ("reorder-window", reorderWindow.map { "\($0)" }),
+            ("history", history), ("history-retention", historyRetention.map { "\($0)" }),
+            ("history-max-size", historyMaxSize.map { "\($0)" }), ("ha-discovery", noHADiscovery ? "false" : nil),
+            ("ha-prefix", haPrefix), ("ha-allow", haAllow), ("ha-names", haNames),
         ]
         if insecure { flags.append(("insecure", "true")) }
         if loop { flags.append(("loop", "true")) }

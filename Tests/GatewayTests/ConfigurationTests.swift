@@ -105,6 +105,8 @@ import Testing
             "mqtt-password-file": "/etc/bluedot/pw", "mqtt-password": "pw", "mqtt-client-id": "c", "mqtt-keepalive": "20",
             "mqtt-ca": "ca.pem", "mqtt-cert": "c.pem", "mqtt-key": "k.pem", "mqtt-protocol": "3.1.1",
             "espresense": "true", "publish-allow": "ibeacon:*, mac:c0:*", "publish-buffer": "10", "reorder-window": "0.5",
+            "history": "/var/lib/bluedot/h.sqlite", "history-retention": "7", "history-max-size": "64",
+            "ha-discovery": "true", "ha-prefix": "ha", "ha-allow": "tag-*", "ha-names": "tag-1=Alice's keys, tag-2 = Bob",
         ]
         for key in ConfigurationKeys.all {
             let value = try #require(samples[key], "no sample for \(key)")
@@ -118,6 +120,26 @@ import Testing
         #expect(c.site.publishBroker == "mqtts://rx@broker.lan:8884" && c.site.site == "home" && c.gatewayID == "rx-1")
         #expect(c.site.protocolVersion == .v311 && c.site.keepAliveSeconds == 20 && c.site.espresensePrefix == "espresense")
         #expect(c.site.allow.map(\.pattern) == ["ibeacon:*", "mac:c0:*"] && c.site.reorderWindowSeconds == 0.5)
+        #expect(c.history.store == .file("/var/lib/bluedot/h.sqlite") && c.history.retentionDays == 7)
+        #expect(c.history.maxBytes == 64 << 20)
+        #expect(c.homeAssistant.prefix == "ha" && c.homeAssistant.allow.map(\.pattern) == ["tag-*"])
+        #expect(c.homeAssistant.names == ["tag-1": "Alice's keys", "tag-2": "Bob"])
+    }
+
+    /// The history's default file: the service's state directory, else the XDG state folder, else the home's.
+    @Test func historyDefaultsToTheStateDirectory() throws {
+        #expect(HistorySettings.defaultPath(environment: ["STATE_DIRECTORY": "/var/lib/bluedot", "HOME": "/root"])
+            == "/var/lib/bluedot/history.sqlite")
+        #expect(HistorySettings.defaultPath(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/bluedot/history.sqlite")
+        #expect(HistorySettings.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/state/bluedot/history.sqlite")
+        #expect(HistorySettings.defaultPath(environment: [:]) == nil)
+        var c = try ConfigurationFile.parse("observations = o\nvenue = v\nhistory = off\n", file: "h.conf")
+        #expect(c.history.store == .off)
+        try ConfigurationKeys.apply(key: "history", value: "memory", to: &c)
+        #expect(c.history.store == .memory)
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationFile.parse("observations = o\nvenue = v\nhistory-retention = 0\n", file: "h.conf")
+        }
     }
 
     @Test func siteRolesAreCheckedAsAWhole() throws {
@@ -141,5 +163,8 @@ import Testing
         #expect(error("mqtt = mqtt://u:pw@b\nsite = s\nvenue = v\nmode = tag").contains("password"))
         #expect(error("mqtt = mqtt://b\nsite = a/b\nvenue = v\nmode = tag").contains("topic level"))
         #expect(error("hci = hci0\nespresense = true\nvenue = v").contains("espresense"))
+        #expect(error("observations = o\nvenue = v\nha-prefix = ha").contains("solver's broker"))
+        #expect(error("observations = o\nvenue = v\nha-discovery = false") == "valid")
+        #expect(error("mqtt = mqtt://b\nsite = s\nvenue = v\nmode = tag\nha-names = tag-1").contains("target=Name"))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Site
 /// The table of configuration keys: each key's name, type and how it sets a `GatewayConfiguration`.
 /// Shared by the file parser and the command-line overrides.
@@ -8,7 +9,8 @@ public enum ConfigurationKeys {
         "listen", "record", "token", "insecure", "loop", "speed", "interval", "stale-after", "web-root", "leaflet",
         "mqtt", "publish", "site", "receiver", "mqtt-password-file", "mqtt-password", "mqtt-client-id", "mqtt-keepalive",
         "mqtt-ca", "mqtt-cert", "mqtt-key", "mqtt-protocol", "espresense", "publish-allow", "publish-buffer",
-        "reorder-window",
+        "reorder-window", "history", "history-retention", "history-max-size", "ha-discovery", "ha-prefix", "ha-allow",
+        "ha-names",
     ]
 
     /// Sets `key` from its text `value`; throws the reason when the key is unknown or the value bad.
@@ -106,6 +108,47 @@ public enum ConfigurationKeys {
             let seconds = try number(value)
             guard seconds >= 0, seconds <= 10 else { throw .badValue("reorder-window must be 0 ... 10 seconds") }
             c.site.reorderWindowSeconds = seconds
+        case "history":
+            switch value {
+            case "off", "false": c.history.store = .off
+            case "memory", ":memory:": c.history.store = .memory
+            case "default", "true": c.history.store = .stateDirectory
+            default: c.history.store = .file(try nonEmpty(value))
+            }
+        case "history-retention":
+            let days = try number(value)
+            guard days > 0, days <= 3650 else { throw .badValue("history-retention must be in (0, 3650] days") }
+            c.history.retentionDays = days
+        case "history-max-size":
+            let megabytes = try integer(value, in: 1...1_000_000)
+            c.history.maxBytes = Int64(megabytes) << 20
+        case "ha-discovery":
+            c.homeAssistant.enabled = try boolean(value)
+            c.homeAssistant.isConfigured = c.homeAssistant.isConfigured || c.homeAssistant.enabled
+        case "ha-prefix":
+            guard !value.isEmpty, !value.contains(where: { $0 == "+" || $0 == "#" }), !value.hasPrefix("/"),
+                  !value.hasSuffix("/") else {
+                throw .badValue("ha-prefix is an MQTT topic without wildcards or a leading or trailing /")
+            }
+            c.homeAssistant.prefix = value
+            c.homeAssistant.isConfigured = true
+        case "ha-allow":
+            let globs = value.split(separator: ",").map { IDPattern(String($0.filter { !$0.isWhitespace })) }
+            guard !globs.isEmpty, globs.allSatisfy({ $0 != nil }) else {
+                throw .badValue("ha-allow needs target-id globs separated by commas")
+            }
+            c.homeAssistant.allow = globs.compactMap { $0 }
+            c.homeAssistant.isConfigured = true
+        case "ha-names":
+            // `tag-1=Alice's keys, tag-2=Bob`: friendly names by target id.
+            for pair in value.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw .badValue("ha-names is target=Name pairs separated by commas, got \"\(pair)\"")
+                }
+                c.homeAssistant.names[parts[0]] = parts[1]
+            }
+            c.homeAssistant.isConfigured = true
         default: throw .unknownKey(key)
         }
     }

@@ -1,4 +1,5 @@
 import BeaconLocation
+import Site
 /// Everything `bluedot run` needs: where observations come from, the venue, the mode, the HTTP side.
 ///
 /// Built from a configuration file (`ConfigurationFile`) and then overridden by flags; `validate()` checks the
@@ -56,6 +57,10 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var leafletPath = "/usr/share/javascript/leaflet"
     /// The site over MQTT: the receiver role (`publish`) or the solver role (`mqtt`).
     public var site = SiteConfiguration()
+    /// Where the location history goes (`history`, `docs/gateway.md`, "History").
+    public var history = HistorySettings()
+    /// Home Assistant MQTT discovery, published by a site's solver (`ha-*`, `docs/site.md`, "Home Assistant").
+    public var homeAssistant = HomeAssistantSettings()
 
     /// The receiver role: publish what the radio hears to the site's broker; no engine, no web map.
     public var isReceiver: Bool { site.publishBroker != nil }
@@ -113,7 +118,64 @@ public struct GatewayConfiguration: Sendable, Hashable {
         guard staleAfterSeconds > 0, staleAfterSeconds <= 3600 else {
             throw fail("stale-after", .badValue("must be in (0, 3600] seconds"))
         }
+        if homeAssistant.isConfigured, site.solverBroker == nil {
+            throw fail("ha-discovery", .conflict("Home Assistant discovery goes through the solver's broker: set mqtt"))
+        }
     }
+}
+
+/// The location history's settings: where the database is, how long fixes are kept, how large it may grow.
+public struct HistorySettings: Sendable, Hashable {
+    /// Where the database is.
+    public enum Store: Sendable, Hashable {
+        /// The default: `history.sqlite` in the service's state directory (`$STATE_DIRECTORY`, which systemd sets
+        /// from `StateDirectory=`), else in `$XDG_STATE_HOME/bluedot`, else in `~/.local/state/bluedot`.
+        case stateDirectory
+        /// This file.
+        case file(String)
+        /// In memory, gone at exit (`bluedot demo`'s default).
+        case memory
+        /// No history.
+        case off
+    }
+
+    /// Where the database is.
+    public var store = Store.stateDirectory
+    /// Fixes older than this are deleted, days.
+    public var retentionDays = 30.0
+    /// The database's size cap, bytes; the oldest fixes go first.
+    public var maxBytes: Int64 = 1 << 30
+
+    /// The defaults.
+    public init() {}
+
+    /// The database file for `.stateDirectory` with this environment; nil when no folder can be named.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !state.isEmpty {
+            return String(state) + "/history.sqlite"
+        }
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/bluedot/history.sqlite" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/bluedot/history.sqlite" }
+        return nil
+    }
+}
+
+/// Home Assistant MQTT discovery by a site's solver: on unless turned off, under its discovery prefix, for the
+/// targets allowed, with friendly names.
+public struct HomeAssistantSettings: Sendable, Hashable {
+    /// Whether the solver publishes discovery (default: yes).
+    public var enabled = true
+    /// The discovery prefix Home Assistant listens on.
+    public var prefix = "homeassistant"
+    /// Target-id globs to announce; empty: every target.
+    public var allow: [IDPattern] = []
+    /// Friendly names by target id.
+    public var names: [String: String] = [:]
+    /// Whether any `ha-*` key was given (they need a solver).
+    public var isConfigured = false
+
+    /// The defaults.
+    public init() {}
 }
 
 extension GatewayConfiguration.Source {
