@@ -13,7 +13,8 @@
 //       locations: BeaconLocationDataSource for self mode, BeaconLocationSource for many targets)
 //   CMosquitto, BeaconLocation, Formats, LocationDisplay  <-  Site (the one MQTT module: receivers publish, the
 //       solver subscribes; libmosquitto behind a Swift client)
-//   BeaconLocation, Site, HCILinux, ...  <-  Gateway (daemon: inputs, web feed and API as LocationSource observers, metrics)
+//   CSQLite, LocationDisplay, BlueDotCore  <-  History (fixes and room changes in SQLite, queries, GPX)
+//   BeaconLocation, Site, History, HCILinux, ...  <-  Gateway (daemon: inputs, web feed and API as LocationSource observers, metrics)
 //   bluedot (thin executable) -> Gateway, Site, BeaconLocation, Formats, ControllerOptions
 import PackageDescription
 
@@ -45,6 +46,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text.
@@ -74,8 +76,11 @@ let package = Package(
         // Pure maths: path loss, filters, trilateration, Kalman filter, the streaming engine, evaluation, simulation.
         .target(name: "Positioning", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
         // The interchange formats and their files: venue, observation, truth and location JSON(L) readers/writers.
-        // YAML (ESPresense-companion configurations) through Yams.
-        .target(name: "Formats", dependencies: ["Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams")],
+        // YAML (ESPresense-companion configurations) through Yams; IMDF archives through ZIPFoundation.
+        .target(name: "Formats", dependencies: [
+                    "Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams"),
+                    .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                ],
                 exclude: ["README.md"], swiftSettings: strict),
         // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
@@ -106,12 +111,24 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strict
         ),
+        // System library: SQLite 3, found through pkg-config.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Location history: every fix and room change in an SQLite database (WAL, batched writes on a thread of its
+        // own, retention), its queries and GPX export.
+        .target(
+            name: "History",
+            dependencies: [
+                "CSQLite", "LocationDisplay", "BlueDotCore", .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: strict
+        ),
         // The daemon: pipeline (source -> scanner -> engine -> fixes), web map, API, metrics, config.
         .target(
             name: "Gateway",
             dependencies: [
                 "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BeaconLocation", "BlueDotCore",
-                "Site",
+                "Site", "History",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -166,6 +183,11 @@ let package = Package(
                 "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning", "Formats",
                 "BlueDotCore", .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HistoryTests",
+            dependencies: ["History", "LocationDisplay", "BlueDotCore"],
             swiftSettings: strict
         ),
         .testTarget(

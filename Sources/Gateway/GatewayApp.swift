@@ -2,6 +2,7 @@ import BeaconLocation
 import BlueDotCore
 import Formats
 import Foundation
+import History
 import Hummingbird
 import LocationDisplay
 import Logging
@@ -67,22 +68,53 @@ public struct GatewayApp: Sendable {
         let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
         var siteMetrics: SiteMetrics?
         if let site, let publisher { siteMetrics = SiteMetrics(metrics: metrics, site: site, publisher: publisher) }
+        let history = try Self.openHistory(configuration.history, clock: clock, logger: logger)
+        let recorder = history.map(HistoryRecorder.init)
+        var outputs: [any LocationSourceObserver] = []
+        if let publisher { outputs.append(publisher) }
+        if let recorder { outputs.append(recorder) }
         let rooms = venue.rooms.isEmpty ? nil : RoomOccupancySource(
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
-            spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: publisher.map { [$0] } ?? [],
-            rooms: rooms, onHousekeeping: { [siteMetrics] in siteMetrics?.record() }, onStop: { recording?.close() })
+            spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: outputs,
+            rooms: rooms, onHousekeeping: { [siteMetrics] in siteMetrics?.record() },
+            onStop: {
+                recording?.close()
+                history?.close()
+            })
         let webRoot = configuration.webRoot ?? defaultWebRoot ?? GatewayResources.webRoot
         dependencies = GatewayRouter.Dependencies(
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
             sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock, site: site,
-            rooms: rooms)
+            rooms: rooms, history: history)
         if dependencies.files.leafletRoot == nil {
             logger.warning(
                 "Leaflet not found; the page shows how to install it",
                 metadata: ["path": "\(configuration.leafletPath)", "package": "libjs-leaflet"])
         }
+    }
+
+    /// The history store the settings ask for (nil when off); throws naming the file when it cannot be opened.
+    static func openHistory(_ settings: HistorySettings, clock: any BlueDotClock, logger: Logger) throws -> HistoryStore? {
+        var store = HistoryStore.Settings()
+        store.retentionSeconds = settings.retentionDays * 86_400
+        store.maxBytes = settings.maxBytes
+        let path: String?
+        switch settings.store ?? .off {
+        case .off: return nil
+        case .memory: path = nil
+        case .file(let file): path = file
+        case .stateDirectory:
+            guard let file = HistorySettings.defaultPath(environment: ProcessInfo.processInfo.environment) else {
+                throw ConfigurationError(location: "history", reason: .conflict(
+                    "no state directory to keep the history in (STATE_DIRECTORY, XDG_STATE_HOME, HOME): set history"))
+            }
+            path = file
+        }
+        let opened = try HistoryStore(path: path, settings: store, clock: clock, logger: logger)
+        logger.info("history", metadata: ["path": "\(opened.path)"])
+        return opened
     }
 
     /// Runs until SIGTERM or SIGINT; `onListening` gets the bound address (the real port when 0 was asked).

@@ -137,6 +137,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw ConfigurationError(location: "--\(key)", reason: error)
             }
         }
+        if c.history.store == nil { c.history.store = .stateDirectory }
         try c.validate(location: config ?? "flags")
         return c
     }

@@ -50,6 +50,10 @@ final class GatewayProcess: @unchecked Sendable {
         // chromium must not starve the timing-sensitive suites running beside them in this process.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
         process.arguments = ["-n", "15", executable] + arguments
+        // A daemon's default history goes to its own scratch folder, never the user's state directory.
+        var environment = ProcessInfo.processInfo.environment
+        environment["STATE_DIRECTORY"] = scratch.path
+        process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         process.standardInput = FileHandle.nullDevice

@@ -25,6 +25,10 @@ final class ChildProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        // A daemon's default history goes to its own scratch folder, never the user's state directory.
+        var environment = ProcessInfo.processInfo.environment
+        environment["STATE_DIRECTORY"] = scratch.path
+        process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         process.standardInput = FileHandle.nullDevice

@@ -139,8 +139,9 @@ public struct HistorySettings: Sendable, Hashable {
         case off
     }
 
-    /// Where the database is.
-    public var store = Store.stateDirectory
+    /// Where the database is; nil: the command's default (`bluedot run`: the state directory; `bluedot demo`:
+    /// memory; a `GatewayApp` made in code: none).
+    public var store: Store?
     /// Fixes older than this are deleted, days.
     public var retentionDays = 30.0
     /// The database's size cap, bytes; the oldest fixes go first.

@@ -1,13 +1,14 @@
 import BlueDotCore
 import Formats
+import History
 import Hummingbird
 import LocationDisplay
 import Positioning
 import Site
 
 /// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, the display engine's
-/// auto-pan settings, current locations, the push feed, rooms with their occupancy, a site's receivers, health and
-/// metrics, behind the bearer token when one is set.
+/// auto-pan settings, current locations, the push feed, rooms with their occupancy, the history, a site's receivers,
+/// health and metrics, behind the bearer token when one is set.
 public enum GatewayRouter {
     /// What the routes read.
     public struct Dependencies: Sendable {
@@ -31,15 +32,18 @@ public enum GatewayRouter {
         public var site: SiteSource?
         /// The venue's rooms with their occupancy (`/api/rooms`), when the venue has rooms.
         public var rooms: RoomOccupancySource?
+        /// The location history (`/api/history...`), when it is on.
+        public var history: HistoryStore?
 
         /// Bundles the dependencies.
         public init(
             hub: LocationHub, metrics: GatewayMetrics, venue: Venue, files: StaticFiles, token: String?,
             sourceName: String, source: LocationSource, clock: any BlueDotClock, site: SiteSource? = nil,
-            rooms: RoomOccupancySource? = nil
+            rooms: RoomOccupancySource? = nil, history: HistoryStore? = nil
         ) {
             self.site = site
             self.rooms = rooms
+            self.history = history
             self.hub = hub
             self.metrics = metrics
             self.venue = venue
@@ -116,6 +120,7 @@ public enum GatewayRouter {
         router.get("/api/rooms") { _, _ in
             json(RoomsDocument.json(d.rooms))
         }
+        HistoryRoutes.add(to: router, store: d.history, hasOrigin: d.venue.origin != nil)
         router.get("/api/receivers") { _, _ in
             json(ReceiversDocument.json(d.site, now: d.clock.now()))
         }

@@ -1,0 +1,213 @@
+import BlueDotCore
+import Foundation
+import LocationDisplay
+import Testing
+
+@testable import History
+
+/// A scratch folder for one test's database.
+func scratchDatabase(_ name: String = "history.sqlite") throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bluedot-history-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent(name).path
+}
+
+/// A fix of `target` at time `t`, somewhere along a line, with coordinates.
+func fix(_ target: String, _ t: Double, room: String? = nil, probability: Double? = nil) -> Location {
+    Location(x: t / 10, y: 2, z: 1.2, latitude: 52 + t.truncatingRemainder(dividingBy: 1000) * 1e-6, longitude: 21, floor: 0, timestamp: t,
+             horizontalAccuracyMeters: 1.5, speedMetersPerSecond: 0.5, courseDegrees: 90, targetID: target,
+             anchorCount: 4, room: room, roomProbability: probability)
+}
+
+@Suite struct HistoryStoreTests {
+    /// The clock the stores read: the test fixes' times are recent for it (retention keeps them).
+    let clock = ManualClock(start: 10_000)
+
+    /// What goes in comes out: every field, per target, in both orders, room changes beside.
+    @Test func writesThenReadsBack() throws {
+        let store = try HistoryStore(path: try scratchDatabase(), clock: clock)
+        defer { store.close() }
+        store.record((0..<5).map { fix("a", Double($0), room: "lab", probability: 0.875) })
+        store.record((0..<3).map { fix("b", Double($0) + 0.5) })
+        store.record(RoomChange(targetID: "a", from: nil, to: "lab", timestamp: 0))
+        store.flush()
+        let a = try store.fixes(HistoryQuery(target: "a", newestFirst: false))
+        #expect(a.records.map(\.timestamp) == [0, 1, 2, 3, 4])
+        #expect(a.records[2] == fix("a", 2, room: "lab", probability: 0.875))
+        #expect(a.next == nil)
+        let all = try store.fixes(HistoryQuery())
+        #expect(all.records.map(\.targetID) == ["a", "a", "b", "a", "b", "a", "b", "a"])
+        #expect(all.records.first?.timestamp == 4, "newest first by default")
+        let changes = try store.roomChanges(HistoryQuery(target: "a"))
+        #expect(changes.records == [RoomChange(targetID: "a", from: nil, to: "lab", timestamp: 0)])
+        #expect(try store.targets() == [HistoryTarget(id: "a", fixes: 5, first: 0, last: 4),
+                                        HistoryTarget(id: "b", fixes: 3, first: 0.5, last: 2.5)])
+        #expect(store.statistics.fixesWritten == 8 && store.statistics.roomChangesWritten == 1)
+        #expect(try store.fixes(HistoryQuery(target: "nobody")).records.isEmpty)
+    }
+
+    /// Keyset pages: every fix once, in order, with inserts between pages (newer fixes do not shift the older
+    /// pages of a newest-first walk; an oldest-first walk picks them up at its end); ranges are inclusive.
+    @Test func pagesAreStableUnderInserts() throws {
+        let store = try HistoryStore(path: try scratchDatabase(), clock: clock)
+        defer { store.close() }
+        store.record((0..<250).map { fix("tag", Double($0)) })
+        store.flush()
+        var seen: [Double] = []
+        var query = HistoryQuery(target: "tag", limit: 100)
+        var pages = 0
+        repeat {
+            let page = try store.fixes(query)
+            seen += page.records.map(\.timestamp)
+            pages += 1
+            if pages == 1 {
+                store.record((250..<260).map { fix("tag", Double($0)) })
+                store.flush()
+            }
+            query.cursor = page.next
+        } while query.cursor != nil
+        #expect(pages == 3)
+        #expect(seen == (0..<250).reversed().map(Double.init))
+        var oldest = HistoryQuery(target: "tag", limit: 70, newestFirst: false)
+        var forward: [Double] = []
+        repeat {
+            let page = try store.fixes(oldest)
+            forward += page.records.map(\.timestamp)
+            oldest.cursor = page.next
+        } while oldest.cursor != nil
+        #expect(forward == (0..<260).map(Double.init))
+        let range = try store.fixes(HistoryQuery(target: "tag", from: 10, to: 20, newestFirst: false))
+        #expect(range.records.map(\.timestamp) == (10...20).map(Double.init))
+        // Equal times page by row: ten fixes at one instant, three per page.
+        store.record((0..<10).map { _ in fix("same", 500) })
+        store.flush()
+        var tied = HistoryQuery(target: "same", limit: 3)
+        var count = 0
+        repeat {
+            let page = try store.fixes(tied)
+            count += page.records.count
+            tied.cursor = page.next
+        } while tied.cursor != nil
+        #expect(count == 10)
+        #expect(HistoryCursor("12.5,7") == HistoryCursor(t: 12.5, row: 7))
+        #expect(HistoryCursor(HistoryCursor(t: 1795503939.228, row: 42).description)?.t == 1795503939.228)
+        #expect(HistoryCursor("x,1") == nil && HistoryCursor("1") == nil && HistoryCursor("nan,1") == nil)
+    }
+
+    /// Retention by the injected clock: fixes and room changes older than the retention go, the rest stay.
+    @Test func retentionDeletesWhatIsTooOld() throws {
+        let clock = ManualClock(start: 1_000_000)
+        var settings = HistoryStore.Settings()
+        settings.retentionSeconds = 3600
+        let store = try HistoryStore(path: try scratchDatabase(), settings: settings, clock: clock)
+        defer { store.close() }
+        store.record(stride(from: 990_000.0, to: 1_000_000, by: 100).map { fix("tag", $0) })
+        store.record(RoomChange(targetID: "tag", from: nil, to: "lab", timestamp: 990_000))
+        store.flush()
+        store.housekeepNow()
+        let kept = try store.fixes(HistoryQuery(target: "tag", limit: 1000, newestFirst: false)).records
+        #expect(kept.first?.timestamp == 996_400 && kept.count == 36)
+        #expect(store.statistics.expired == 64)
+        #expect(try store.roomChanges(HistoryQuery()).records.isEmpty)
+    }
+
+    /// The size cap: the oldest fixes go until the pages in use fit, and the file gives the space back.
+    @Test func sizeCapKeepsTheNewest() throws {
+        let path = try scratchDatabase()
+        var settings = HistoryStore.Settings()
+        settings.maxBytes = 256 << 10
+        let store = try HistoryStore(path: path, settings: settings, clock: ManualClock(start: 20_000))
+        defer { store.close() }
+        store.record((0..<20_000).map { fix("ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:\($0 % 50)", Double($0)) })
+        store.flush()
+        store.housekeepNow()
+        let stats = store.statistics
+        #expect(stats.bytes <= settings.maxBytes && stats.bytes > 0)
+        #expect(stats.trimmed > 0)
+        let newest = try store.fixes(HistoryQuery(limit: 1)).records.first
+        #expect(newest?.timestamp == 19_999, "the newest fixes stay")
+        let oldest = try store.fixes(HistoryQuery(limit: 1, newestFirst: false)).records.first
+        #expect((oldest?.timestamp ?? 0) >= Double(stats.trimmed) - 1)
+        let fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        #expect(fileBytes <= Int(settings.maxBytes) + 64 << 10, "free pages go back to the file system")
+    }
+
+    /// A closed store's file opens again with everything committed; a file that is not a database, a newer
+    /// schema and a folder that cannot be made are errors naming the path.
+    @Test func reopensAndRefusesWhatItCannotRead() throws {
+        let path = try scratchDatabase()
+        let first = try HistoryStore(path: path, clock: clock)
+        first.record((0..<100).map { fix("tag", Double($0)) })
+        first.close()
+        first.record([fix("tag", 100)])
+        #expect(first.statistics.dropped == 1, "records after close are counted, not written")
+        let second = try HistoryStore(path: path, clock: clock)
+        #expect(try second.fixes(HistoryQuery(limit: 1000)).records.count == 100)
+        second.close()
+
+        let garbage = try scratchDatabase("garbage.sqlite")
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: garbage))
+        #expect { try HistoryStore(path: garbage) } throws: { error in
+            "\(error)".hasPrefix(garbage + ": ") && "\(error)".contains("not a BlueDot history database")
+        }
+        let newer = try scratchDatabase("newer.sqlite")
+        let db = try SQLiteConnection(filename: newer, path: newer)
+        try db.execute("PRAGMA user_version = 7")
+        db.close()
+        #expect { try HistoryStore(path: newer) } throws: { error in
+            "\(error)" == "\(newer): written by a newer BlueDot (history schema 7; this one reads 1)"
+        }
+        #expect { try HistoryStore(path: "/proc/bluedot/none/history.sqlite") } throws: { error in
+            "\(error)".hasPrefix("/proc/bluedot/none/history.sqlite: ")
+        }
+    }
+
+    /// Many threads record while others read: nothing is lost or duplicated; a full queue drops and counts.
+    @Test func concurrentWritersAndReaders() async throws {
+        let store = try HistoryStore(path: try scratchDatabase(), clock: clock)
+        defer { store.close() }
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for k in 0..<50 { store.record((0..<10).map { fix("w\(writer)", Double(k * 10 + $0)) }) }
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask { for _ in 0..<20 { _ = try? store.fixes(HistoryQuery(limit: 50)) } }
+            }
+        }
+        store.flush()
+        let targets = try store.targets()
+        #expect(targets.map(\.fixes) == [500, 500, 500, 500])
+
+        var settings = HistoryStore.Settings()
+        settings.queueLimit = 10
+        settings.commitIntervalSeconds = 30
+        let small = try HistoryStore(path: nil, settings: settings, clock: clock)
+        small.record((0..<25).map { fix("tag", Double($0)) })
+        #expect(small.statistics.dropped == 15)
+        small.flush()
+        #expect(try small.fixes(HistoryQuery(limit: 100)).records.count == 10)
+        small.close()
+    }
+
+    /// The recorder stores every location and the room changes they make, and a forgotten target's leave.
+    @Test func recorderStoresFixesAndRoomChanges() throws {
+        let store = try HistoryStore(path: nil, clock: clock)
+        defer { store.close() }
+        let recorder = HistoryRecorder(store: store)
+        let source = LocationSource(id: "test", clock: ManualClock(start: 0))
+        recorder.onLocationsUpdated([fix("tag", 1, probability: 0.2), fix("tag", 2, room: "lab", probability: 0.9)],
+                                    source: source)
+        recorder.onLocationsUpdated([fix("tag", 3, room: "hall", probability: 0.8)], source: source)
+        recorder.onLocationsDeleted(["tag"], source: source)
+        store.flush()
+        #expect(try store.fixes(HistoryQuery()).records.count == 3)
+        let changes = try store.roomChanges(HistoryQuery(newestFirst: false)).records
+        #expect(changes == [
+            RoomChange(targetID: "tag", from: nil, to: "lab", timestamp: 2),
+            RoomChange(targetID: "tag", from: "lab", to: "hall", timestamp: 3),
+            RoomChange(targetID: "tag", from: "hall", to: nil, timestamp: 3),
+        ])
+    }
+}
