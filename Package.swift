@@ -192,7 +192,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SiteTests",
-            dependencies: ["Site", "Positioning", "Formats", "BlueDotCore"],
+            dependencies: ["Site", "Positioning", "Formats", "LocationDisplay", "BlueDotCore"],
             swiftSettings: strict
         ),
         // The MQTT client's threads under load against a real mosquitto (also run under TSan by Tools/tsan).
@@ -206,7 +206,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "bluedot", "Site", "Formats", "Positioning", "BlueDotCore",
+                "HCI", "HCILinux", "Scanner", "bluedot", "Site", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

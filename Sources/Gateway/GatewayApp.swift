@@ -72,6 +72,13 @@ public struct GatewayApp: Sendable {
         let recorder = history.map(HistoryRecorder.init)
         var outputs: [any LocationSourceObserver] = []
         if let publisher { outputs.append(publisher) }
+        if let site, configuration.homeAssistant.enabled {
+            let settings = configuration.homeAssistant
+            let discovery = HomeAssistantDiscovery(
+                prefix: settings.prefix, topics: site.topics, allow: settings.allow, names: settings.names,
+                roomNames: Dictionary(venue.rooms.map { ($0.id, $0.name ?? $0.id) }, uniquingKeysWith: { a, _ in a }))
+            outputs.append(HomeAssistantPublisher(client: site.client, discovery: discovery))
+        }
         if let recorder { outputs.append(recorder) }
         let rooms = venue.rooms.isEmpty ? nil : RoomOccupancySource(
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
