@@ -166,7 +166,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "LocationDisplay", "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "bluedot",
-                "BeaconLocation", "BlueDotCore",
+                "BeaconLocation", "BlueDotCore", "History",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -53,5 +53,37 @@ extension GatewayProcessTests {
             #expect(await demo.wait(seconds: 6))
             #expect(demo.status == 0)
         }
+
+        /// Rooms and the trail in the real browser (Tools/browser-test/rooms_trail_test.py): the demo lab's room
+        /// outlines are drawn and a room's label counts who is in it as `/api/rooms` does; with Trail on, the
+        /// followed target's trail comes from the (in-memory) history and the time slider takes it back.
+        @Test func roomsAndTheTrailOnTheDemoMap() async throws {
+            var missing = await GatewayProcess.pythonMissing(["selenium"])
+            if missing == nil, !FileManager.default.isExecutableFile(atPath: Self.chromedriver) {
+                missing = "no chromedriver at \(Self.chromedriver) (apt-get install chromium chromium-driver)"
+            }
+            if let missing {
+                if GatewayProcess.required { Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but \(missing)") }
+                return
+            }
+            let demo = try GatewayProcess(GatewayProcess.bluedot, ["demo", "--listen", "127.0.0.1:0"])
+            let url = try #require(await demo.waitForURL(seconds: 30), "no URL printed: \(demo.standardError)")
+            let screenshot = GatewayProcess.packageRoot.appendingPathComponent(".build/screenshots/rooms-trail.png").path
+            let browser = try GatewayProcess(GatewayProcess.python, [
+                GatewayProcess.packageRoot.appendingPathComponent("Tools/browser-test/rooms_trail_test.py").path,
+                "--url", url, "--seconds", "30", "--trail-points", "5", "--screenshot", screenshot,
+                "--chromedriver", Self.chromedriver,
+            ])
+            #expect(await browser.wait(seconds: 120), "browser check still running after 120 s")
+            let report = browser.standardOutput
+            #expect(browser.status == 0, "\(report) \(browser.standardError.suffix(2000))")
+            let object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
+            #expect(object?["roomsOk"] as? Bool == true, "\(report)")
+            #expect(object?["trailOk"] as? Bool == true, "\(report)")
+            #expect(((object?["rooms"] as? [String: Any])?["outlines"] as? Int) == 5, "the lab floor's five rooms")
+            demo.signal(SIGINT)
+            #expect(await demo.wait(seconds: 6))
+            #expect(demo.status == 0)
+        }
     }
 }

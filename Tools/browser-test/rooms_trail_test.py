@@ -13,6 +13,7 @@ Prints one JSON line with what it saw; exit 0 on pass, 1 on failure, 2 when the 
 """
 import argparse
 import json
+import os
 import time
 import urllib.request
 
@@ -71,6 +72,7 @@ def main() -> int:
             " min: Number(s.min), max: Number(s.max)};")
         report["trailBack"] = back
         if args.screenshot:
+            os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
             driver.save_screenshot(args.screenshot)
         trail_ok = (trail.get("on") and trail.get("points", 0) >= args.trail_points
                     and back["shown"]["points"] < trail["points"] and "UTC" in back["label"])
