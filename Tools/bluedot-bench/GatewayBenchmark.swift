@@ -49,11 +49,14 @@ enum GatewayBenchmark {
             to: directory.path, anchors: o.anchors, tags: o.tags, seconds: o.warmup + o.seconds + 20, rateHz: o.rateHz,
             seed: o.seed)
         print("site: \(o.anchors) receivers, \(o.tags) tags, \(count) observations (\(observationsPath))")
+        // The daemon keeps its history as a service does (a fresh file per run, not the user's state directory).
+        let history = directory.appendingPathComponent("history.sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: history + suffix) }
         let gateway = Process()
         gateway.executableURL = URL(fileURLWithPath: o.binary)
         gateway.arguments = [
             "run", "--observations", observationsPath, "--venue", venuePath, "--mode", "tag", "--listen",
-            "127.0.0.1:0", "--log-level", "notice",
+            "127.0.0.1:0", "--log-level", "notice", "--history", history,
         ]
         let logPipe = Pipe()
         gateway.standardError = logPipe

@@ -83,11 +83,14 @@ enum SiteBenchmark {
         let url = "mqtt://127.0.0.1:\(port)"
 
         // The solver.
+        // The daemon keeps its history as a service does (a fresh file per run, not the user's state directory).
+        let history = directory.appendingPathComponent("history.sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: history + suffix) }
         let solver = Process()
         solver.executableURL = URL(fileURLWithPath: o.binary)
         solver.arguments = [
             "run", "--mqtt", url, "--site", "bench", "--venue", venuePath, "--mode", "tag", "--listen", "127.0.0.1:0",
-            "--reorder-window", "\(o.window)", "--log-level", "notice",
+            "--reorder-window", "\(o.window)", "--log-level", "notice", "--history", history,
         ]
         let logPipe = Pipe()
         solver.standardError = logPipe

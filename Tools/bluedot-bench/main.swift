@@ -19,6 +19,13 @@ case "rooms":
         FileHandle.standardError.write(Data("bluedot-bench rooms: \(error)\n".utf8))
         exit(1)
     }
+case "history":
+    do {
+        try HistoryBenchmark.run(Array(arguments.dropFirst()))
+    } catch {
+        FileHandle.standardError.write(Data("bluedot-bench history: \(error)\n".utf8))
+        exit(1)
+    }
 case "decode":
     do {
         try DecodeBenchmark.run(Array(arguments.dropFirst()))
@@ -36,6 +43,7 @@ default:
     print("usage: bluedot-bench positioning [--observations N] [--targets N] [--anchors N]")
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
     print("       bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S]")
+    print("       bluedot-bench history [--tags N] [--rate HZ] [--seconds S] [--fixes N] [--path FILE]")
     print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")
     print("       bluedot-bench latency [--seconds S] [--pace X] [--seed N]")
     print("       bluedot-bench gateway [--binary PATH] [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ]")
