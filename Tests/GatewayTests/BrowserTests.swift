@@ -10,15 +10,19 @@ extension GatewayProcessTests {
     @Suite struct BrowserTests {
         static let chromedriver = GatewayProcess.environment["BLUEDOT_CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
 
-        @Test func theDotMovesOnTheDemoMap() async throws {
+        /// Whether selenium and chromedriver are here; when not, a failure with BLUEDOT_REQUIRE_INTEGRATION=1.
+        static func browserAvailable() async -> Bool {
             var missing = await GatewayProcess.pythonMissing(["selenium"])
-            if missing == nil, !FileManager.default.isExecutableFile(atPath: Self.chromedriver) {
-                missing = "no chromedriver at \(Self.chromedriver) (apt-get install chromium chromium-driver)"
+            if missing == nil, !FileManager.default.isExecutableFile(atPath: chromedriver) {
+                missing = "no chromedriver at \(chromedriver) (apt-get install chromium chromium-driver)"
             }
-            if let missing {
-                if GatewayProcess.required { Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but \(missing)") }
-                return
-            }
+            guard let missing else { return true }
+            if GatewayProcess.required { Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but \(missing)") }
+            return false
+        }
+
+        @Test func theDotMovesOnTheDemoMap() async throws {
+            guard await Self.browserAvailable() else { return }
             let demo = try GatewayProcess(GatewayProcess.bluedot, ["demo", "--listen", "127.0.0.1:0"])
             let url = try #require(await demo.waitForURL(seconds: 30), "no URL printed: \(demo.standardError)")
             #expect(demo.standardOutput.hasPrefix("BlueDot demo: open http://127.0.0.1:"))
@@ -58,14 +62,7 @@ extension GatewayProcessTests {
         /// outlines are drawn and a room's label counts who is in it as `/api/rooms` does; with Trail on, the
         /// followed target's trail comes from the (in-memory) history and the time slider takes it back.
         @Test func roomsAndTheTrailOnTheDemoMap() async throws {
-            var missing = await GatewayProcess.pythonMissing(["selenium"])
-            if missing == nil, !FileManager.default.isExecutableFile(atPath: Self.chromedriver) {
-                missing = "no chromedriver at \(Self.chromedriver) (apt-get install chromium chromium-driver)"
-            }
-            if let missing {
-                if GatewayProcess.required { Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but \(missing)") }
-                return
-            }
+            guard await Self.browserAvailable() else { return }
             let demo = try GatewayProcess(GatewayProcess.bluedot, ["demo", "--listen", "127.0.0.1:0"])
             let url = try #require(await demo.waitForURL(seconds: 30), "no URL printed: \(demo.standardError)")
             let screenshot = GatewayProcess.packageRoot.appendingPathComponent(".build/screenshots/rooms-trail.png").path

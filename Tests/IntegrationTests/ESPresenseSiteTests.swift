@@ -15,6 +15,21 @@ struct ESPresenseSiteTests {
     static let config = IntegrationEnvironment.packageRoot
         .appendingPathComponent("Tests/PositioningTests/Fixtures/espresense-companion-config.example.yaml").path
 
+    /// What ESPresense firmware 4.x publishes for a device standing at (x, y), 1 m up: each node's report with
+    /// rssi@1m 6 dB below the venue's model (the device's own reference) and rssi = rssi@1m - 10 n log10(d).
+    static func reports(device: String, nodes: [Anchor], venue: Venue, x: Double, y: Double) -> [MQTTMessage] {
+        nodes.map { node in
+            let model = node.model(default: venue.model)
+            let d = max(0.5, ((node.x - x) * (node.x - x) + (node.y - y) * (node.y - y) + (node.z - 1) * (node.z - 1))
+                .squareRoot())
+            let reference = model.measuredPowerDBm - 6
+            let rssi = reference - 10 * model.pathLossExponent * log10(d)
+            let payload = String(format: #"{"id":"%@","mac":"c00000000007","rssi@1m":%.0f,"rssi":%.2f,"rxAdj":0,"rssiVar":0.5,"distance":%.2f,"var":0.1,"int":200}"#,
+                                 device, reference, rssi, d)
+            return MQTTMessage(topic: "espresense/devices/\(device)/\(node.id)", text: payload)
+        }
+    }
+
     @Test func aCompanionConfigurationIsImportedAndItsNodesSolveADevice() async throws {
         let scratch = try IntegrationEnvironment.scratchDirectory()
         let venuePath = scratch.appendingPathComponent("house.venue.json").path
@@ -54,18 +69,9 @@ struct ESPresenseSiteTests {
         // The device stands at (6, 5), 1 m up, on the ground floor. Each node reports it five times a second with
         // the firmware's numbers: rssi@1m 6 dB below the venue's model (the device's own reference) and
         // rssi = rssi@1m - 10 n log10(d).
-        let (x, y, z) = (6.0, 5.0, 1.0)
+        let (x, y) = (6.0, 5.0)
         for round in 0..<40 {
-            for node in nodes {
-                let model = node.model(default: venue.model)
-                let d = max(0.5, ((node.x - x) * (node.x - x) + (node.y - y) * (node.y - y)
-                    + (node.z - z) * (node.z - z)).squareRoot())
-                let reference = model.measuredPowerDBm - 6
-                let rssi = reference - 10 * model.pathLossExponent * log10(d)
-                let payload = String(format: #"{"id":"%@","mac":"c00000000007","rssi@1m":%.0f,"rssi":%.2f,"rxAdj":0,"rssiVar":0.5,"distance":%.2f,"var":0.1,"int":200}"#,
-                                     device, reference, rssi, d)
-                _ = client.publish(MQTTMessage(topic: "espresense/devices/\(device)/\(node.id)", text: payload))
-            }
+            for message in Self.reports(device: device, nodes: nodes, venue: venue, x: x, y: y) { _ = client.publish(message) }
             if round % 5 == 0 {
                 for node in nodes {
                     _ = client.publish(MQTTMessage(topic: "espresense/rooms/\(node.id)/status", text: "online", retain: true))

@@ -38,18 +38,9 @@ struct HomeAssistantBrokerTests {
         return (client, seen, task)
     }
 
-    /// The ESPresense node reports of a device standing at (x, y, 1 m), as the firmware publishes them.
+    /// The ground-floor nodes' reports of the device standing at (x, y).
     static func reports(_ venue: Venue, x: Double, y: Double) -> [MQTTMessage] {
-        venue.anchors.filter { $0.floor == 0 }.map { node in
-            let model = node.model(default: venue.model)
-            let d = max(0.5, ((node.x - x) * (node.x - x) + (node.y - y) * (node.y - y) + (node.z - 1) * (node.z - 1))
-                .squareRoot())
-            let reference = model.measuredPowerDBm - 6
-            let rssi = reference - 10 * model.pathLossExponent * log10(d)
-            let payload = String(format: #"{"id":"%@","rssi@1m":%.0f,"rssi":%.2f,"distance":%.2f}"#,
-                                 device, reference, rssi, d)
-            return MQTTMessage(topic: "espresense/devices/\(device)/\(node.id)", text: payload)
-        }
+        ESPresenseSiteTests.reports(device: device, nodes: venue.anchors.filter { $0.floor == 0 }, venue: venue, x: x, y: y)
     }
 
     @Test func aSolversTargetsAppearInHomeAssistantAndFollowTheirRooms() async throws {

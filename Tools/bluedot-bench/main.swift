@@ -2,37 +2,28 @@ import Foundation
 
 // bluedot-bench: developer benchmarks and the accuracy tuning loop. Dispatches on the first argument.
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// Runs a benchmark on the arguments after its name; an error is printed and exits 1.
+func orExit(_ name: String, _ body: ([String]) throws -> Void) {
+    do {
+        try body(Array(arguments.dropFirst()))
+    } catch {
+        FileHandle.standardError.write(Data("bluedot-bench \(name): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 switch arguments.first {
 case "positioning":
     PositioningBenchmark.run(Array(arguments.dropFirst()))
 case "accuracy":
-    do {
-        try AccuracyHarness.run(Array(arguments.dropFirst()))
-    } catch {
-        FileHandle.standardError.write(Data("bluedot-bench accuracy: \(error)\n".utf8))
-        exit(1)
-    }
+    orExit("accuracy") { try AccuracyHarness.run($0) }
 case "rooms":
-    do {
-        try RoomsBenchmark.run(Array(arguments.dropFirst()))
-    } catch {
-        FileHandle.standardError.write(Data("bluedot-bench rooms: \(error)\n".utf8))
-        exit(1)
-    }
+    orExit("rooms") { try RoomsBenchmark.run($0) }
 case "history":
-    do {
-        try HistoryBenchmark.run(Array(arguments.dropFirst()))
-    } catch {
-        FileHandle.standardError.write(Data("bluedot-bench history: \(error)\n".utf8))
-        exit(1)
-    }
+    orExit("history") { try HistoryBenchmark.run($0) }
 case "decode":
-    do {
-        try DecodeBenchmark.run(Array(arguments.dropFirst()))
-    } catch {
-        FileHandle.standardError.write(Data("bluedot-bench decode: \(error)\n".utf8))
-        exit(1)
-    }
+    orExit("decode") { try DecodeBenchmark.run($0) }
 case "latency":
     await LatencyBenchmark.run(Array(arguments.dropFirst()))
 case "gateway":
