@@ -5,7 +5,8 @@ import Logging
 import ServiceLifecycle
 
 /// Runs the spine as a lifecycle service: the inputs into the engine, the `LocationSource` with its observers
-/// (the web feed, metrics, and the outputs), the rooms' occupancy relay, expiry of targets nobody hears, and the feed's staleness sweep, all on the one clock.
+/// (the web feed, metrics, and the outputs), the rooms' occupancy relay, expiry of targets nobody hears, and the
+/// feed's staleness sweep, all on the one clock.
 ///
 /// Every second (on the clock) it sweeps the hub (stale targets go grey), deletes targets not updated for the
 /// source's timeout, and copies the inputs' and engine's counters into the metrics. On graceful shutdown
@@ -27,8 +28,8 @@ public struct LocationService: Service {
     private let rooms: RoomOccupancySource?
 
     /// Creates the service and registers the hub, a `MetricsObserver` and `outputs` (the site's location
-    /// publisher, Home Assistant discovery, the history) on the spine's source; `onHousekeeping` runs with each copy of the counters (the site's
-    /// metrics); `onStop` runs once after the inputs have stopped. `rooms`, a relay of the spine's source, runs
+    /// publisher, Home Assistant discovery, the history) on the spine's source; `onHousekeeping` runs with each
+    /// copy of the counters (the site's metrics); `onStop` runs once after the inputs have stopped. `rooms`, a relay of the spine's source, runs
     /// while the service does.
     public init(
         spine: GatewaySpine, hub: LocationHub, metrics: GatewayMetrics, clock: any BlueDotClock, logger: Logger,
