@@ -4,178 +4,195 @@ import Testing
 
 @testable import Site
 
-/// The keys Home Assistant documents for MQTT discovery configs, with their types, written from its documentation
-/// (home-assistant.io: integrations/device_tracker.mqtt, integrations/sensor.mqtt, integrations/mqtt "MQTT
-/// Discovery": the device and origin mappings, the availability list). Full key names only: BlueDot sends no
-/// abbreviations.
-enum HomeAssistantSchema {
-    enum Kind {
-        case string, integer, boolean, stringOrNull, list, mapping
-        case oneOf([String])
-    }
-
-    /// Keys every MQTT entity takes (availability, device, origin, naming, QoS, attributes).
-    static let entity: [String: Kind] = [
-        "availability": .list, "availability_mode": .oneOf(["all", "any", "latest"]), "availability_template": .string,
-        "availability_topic": .string, "device": .mapping, "enabled_by_default": .boolean, "encoding": .string,
-        "entity_category": .oneOf(["config", "diagnostic"]), "entity_picture": .string, "icon": .string,
-        "json_attributes_template": .string, "json_attributes_topic": .string, "name": .stringOrNull,
-        "object_id": .string, "default_entity_id": .string, "origin": .mapping,
-        "payload_available": .string, "payload_not_available": .string, "qos": .oneOf(["0", "1", "2"]),
-        "unique_id": .string, "value_template": .string, "platform": .oneOf(["mqtt"]),
-    ]
-    /// `device_tracker` (device_tracker.mqtt).
-    static let deviceTracker = entity.merging([
-        "state_topic": .string, "payload_home": .string, "payload_not_home": .string, "payload_reset": .string,
-        "source_type": .oneOf(["gps", "router", "bluetooth", "bluetooth_le"]),
-    ]) { a, _ in a }
-    /// `sensor` (sensor.mqtt); `state_topic` is required.
-    static let sensor = entity.merging([
-        "state_topic": .string, "device_class": .string, "expire_after": .integer, "force_update": .boolean,
-        "last_reset_value_template": .string, "options": .list, "state_class": .string,
-        "suggested_display_precision": .integer, "unit_of_measurement": .string,
-    ]) { a, _ in a }
-    /// The `device` mapping: at least one of identifiers and connections.
-    static let device: [String: Kind] = [
-        "configuration_url": .string, "connections": .list, "hw_version": .string, "identifiers": .list,
-        "manufacturer": .string, "model": .string, "model_id": .string, "name": .string, "serial_number": .string,
-        "suggested_area": .string, "sw_version": .string, "via_device": .string,
-    ]
-    /// The `origin` mapping: `name` is required.
-    static let origin: [String: Kind] = ["name": .string, "sw_version": .string, "support_url": .string]
-    /// An item of the `availability` list: `topic` is required.
-    static let availability: [String: Kind] = [
-        "topic": .string, "payload_available": .string, "payload_not_available": .string, "value_template": .string,
-    ]
-
-    /// What is wrong with `object` under `schema` (empty: nothing).
-    static func problems(_ object: [String: Any], _ schema: [String: Kind], path: String = "") -> [String] {
-        var found: [String] = []
-        for (key, value) in object {
-            guard let kind = schema[key] else {
-                found.append("\(path)\(key): not a documented key")
-                continue
-            }
-            let ok: Bool
-            switch kind {
-            case .string: ok = value is String
-            case .integer: ok = value is Int
-            case .boolean: ok = value is Bool
-            case .stringOrNull: ok = value is String || value is NSNull
-            case .list: ok = value is [Any]
-            case .mapping: ok = value is [String: Any]
-            case .oneOf(let allowed): ok = allowed.contains("\(value)")
-            }
-            if !ok { found.append("\(path)\(key): \(value) is not \(kind)") }
-        }
-        return found
-    }
-
-    /// Everything wrong with a discovery config of `component`.
-    static func validate(_ json: String, component: String) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
-            return ["not a JSON object"]
-        }
-        var found = problems(object, component == "sensor" ? sensor : deviceTracker)
-        if component == "sensor", object["state_topic"] == nil { found.append("state_topic: required for a sensor") }
-        if object["device"] != nil, object["unique_id"] == nil { found.append("device: needs unique_id") }
-        if let d = object["device"] as? [String: Any] {
-            found += problems(d, device, path: "device.")
-            if d["identifiers"] == nil && d["connections"] == nil { found.append("device: identifiers or connections") }
-        }
-        if let o = object["origin"] as? [String: Any] {
-            found += problems(o, origin, path: "origin.")
-            if o["name"] == nil { found.append("origin.name: required") }
-        }
-        if object["availability"] != nil && object["availability_topic"] != nil {
-            found.append("availability and availability_topic: not both")
-        }
-        for (i, item) in (object["availability"] as? [Any] ?? []).enumerated() {
-            guard let item = item as? [String: Any] else {
-                found.append("availability[\(i)]: not a mapping")
-                continue
-            }
-            found += problems(item, availability, path: "availability[\(i)].")
-            if item["topic"] == nil { found.append("availability[\(i)].topic: required") }
-        }
-        return found
-    }
-}
-
+/// The discovery configs and payloads, without a broker: every config against the schema written from Home
+/// Assistant's documentation (`HomeAssistantSchema`), ids, sanitising, the allow-list, names, states, attributes.
 @Suite struct HomeAssistantDiscoveryTests {
+    static let site = SiteTopics(site: "house")!
     static let discovery = HomeAssistantDiscovery(
-        topics: SiteTopics(site: "house")!, allow: [IDPattern("ibeacon:*")!, IDPattern("keys")!],
-        names: ["keys": "Alice's keys"], roomNames: ["kitchen": "Kitchen"])
+        topics: site, allow: [IDPattern("ibeacon:*")!, IDPattern("keys")!, IDPattern("odd*")!],
+        names: ["keys": "Alice's \"keys\""], roomNames: ["kitchen": "Kitchen", "hall": "Hall", "k2": "Kitchen"])
     static let target = "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7"
+    /// Ids that stress the configs: canonical, short, quotes and backslashes, non-ASCII, very long.
+    static let targets = [target, "keys", "odd \"id\"\\ é", "odd" + String(repeating: "x", count: 200)]
 
-    /// Both configs of two targets pass the schema written from Home Assistant's documentation, and the schema
-    /// itself catches what it should.
-    @Test func everyConfigFollowsTheDocumentedSchema() {
-        for target in [Self.target, "keys"] {
-            #expect(HomeAssistantSchema.validate(Self.discovery.trackerConfig(target), component: "device_tracker") == [])
-            #expect(HomeAssistantSchema.validate(Self.discovery.sensorConfig(target), component: "sensor") == [])
-        }
-        #expect(HomeAssistantSchema.validate(#"{"state_topic":"a","source_type":"wifi"}"#, component: "device_tracker")
-            == ["source_type: wifi is not oneOf([\"gps\", \"router\", \"bluetooth\", \"bluetooth_le\"])"])
-        #expect(HomeAssistantSchema.validate(#"{"stat_t":"a"}"#, component: "sensor").count == 2)
-        #expect(HomeAssistantSchema.validate(#"{"state_topic":"a","device":{"name":"x"}}"#, component: "sensor").count == 2)
+    static func object(_ json: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     }
 
-    /// What the configs say: topics, availability on the solver's status, device info, source type.
-    @Test func configsNameTheirTopicsDeviceAndAvailability() throws {
+    @Test func everyConfigFollowsTheDocumentedSchema() {
+        let plain = HomeAssistantDiscovery(topics: Self.site)
+        for d in [Self.discovery, plain] {
+            for target in Self.targets {
+                #expect(HomeAssistantSchema.validate(d.trackerConfig(target), component: "device_tracker") == [], "\(target)")
+                #expect(HomeAssistantSchema.validate(d.sensorConfig(target), component: "sensor") == [], "\(target)")
+            }
+            #expect(HomeAssistantSchema.validate(d.solverConfig, component: "binary_sensor") == [])
+        }
+    }
+
+    /// The schema is not a rubber stamp: each rule of the documentation it encodes refuses a config breaking it.
+    @Test func theSchemaRefusesWhatTheDocumentationRules() {
+        func check(_ json: String, _ component: String) -> [String] { HomeAssistantSchema.validate(json, component: component) }
+        #expect(check(#"{"state_topic":"a","source_type":"wifi"}"#, "device_tracker")
+            == [#"source_type: expected one of ["gps", "router", "bluetooth", "bluetooth_le"]"#])
+        #expect(check(#"{"name":"x"}"#, "device_tracker") == ["state_topic: required unless json_attributes_topic is given"])
+        #expect(check(#"{"stat_t":"a"}"#, "sensor") == ["stat_t: not a documented key", "state_topic: required"])
+        #expect(check(#"{"state_topic":"a","platform":"sensor"}"#, "sensor") == ["platform: not a documented key"],
+                "platform belongs to device-based discovery only")
+        #expect(check(#"{"state_topic":"a","qos":"1"}"#, "sensor") == ["qos: expected an integer in [0, 1, 2]"])
+        #expect(check(#"{"state_topic":"a","qos":3}"#, "sensor") == ["qos: expected an integer in [0, 1, 2]"])
+        #expect(check(#"{"state_topic":"a","force_update":1}"#, "sensor") == ["force_update: expected a boolean"])
+        #expect(check(#"{"state_topic":"a","expire_after":true}"#, "sensor") == ["expire_after: expected an integer"])
+        #expect(check(#"{"state_topic":"a","icon":"door"}"#, "sensor") == ["icon: expected an icon (prefix:name)"])
+        #expect(check(#"{"state_topic":"a","entity_category":"config"}"#, "binary_sensor")
+            == [#"entity_category: expected one of ["diagnostic"]"#])
+        #expect(check(#"{"state_topic":"a","device_class":"enum"}"#, "sensor") == ["options: required by device_class enum"])
+        #expect(check(#"{"state_topic":"a","options":["x"],"unit_of_measurement":"m"}"#, "sensor")
+            == ["options: needs device_class enum", "options: not with state_class or unit_of_measurement"])
+        #expect(check(#"{"state_topic":"a","unique_id":"u","device":{"name":"x"}}"#, "sensor")
+            == ["device: needs identifiers or connections"])
+        #expect(check(#"{"state_topic":"a","device":{"identifiers":["x"],"mf":"y"}}"#, "sensor")
+            == ["device: only works with unique_id", "device.mf: not a documented key"])
+        #expect(check(#"{"state_topic":"a","origin":{"sw_version":"1"}}"#, "sensor") == ["origin.name: required"])
+        #expect(check(#"{"state_topic":"a","availability_topic":"s","availability":[{"payload_available":"up"}]}"#, "sensor")
+            == ["availability and availability_topic: not both", "availability[0].topic: required"])
+        #expect(check(#"{"state_topic":"a","name":null,"payload_on":"on"}"#, "sensor") == ["payload_on: not a documented key"])
+        #expect(check("[]", "sensor") == ["not a JSON object"])
+    }
+
+    /// What the configs say: topics, availability on the solver's status with its birth and will payloads, one
+    /// device per target connected via the solver's device, the room sensor's options.
+    @Test func configsNameTheirTopicsDevicesAndAvailability() throws {
         let d = Self.discovery
-        let tracker = try #require(try JSONSerialization.jsonObject(with: Data(d.trackerConfig("keys").utf8)) as? [String: Any])
+        let tracker = try Self.object(d.trackerConfig("keys"))
         #expect(tracker["state_topic"] as? String == "bluedot/house/ha/keys/state")
         #expect(tracker["json_attributes_topic"] as? String == "bluedot/house/ha/keys/attributes")
         #expect(tracker["source_type"] as? String == "bluetooth_le")
         #expect(tracker["name"] is NSNull, "the tracker is the device's main entity: it takes the device's name")
-        let availability = try #require((tracker["availability"] as? [[String: Any]])?.first)
-        #expect(availability["topic"] as? String == "bluedot/house/status")
-        #expect(availability["payload_available"] as? String == "online")
+        #expect(tracker["qos"] as? Int == 1)
+        let availability = try #require(tracker["availability"] as? [[String: Any]])
+        #expect(availability.count == 1)
+        #expect(availability.first?["topic"] as? String == Self.site.solverStatus)
+        #expect(availability.first?["payload_available"] as? String == "online", "the solver's retained birth")
+        #expect(availability.first?["payload_not_available"] as? String == "offline", "its farewell and last will")
         let device = try #require(tracker["device"] as? [String: Any])
-        #expect(device["name"] as? String == "Alice's keys" && device["manufacturer"] as? String == "BlueDot")
-        #expect(device["identifiers"] as? [String] == ["bluedot_house_keys"])
-        let sensor = try #require(try JSONSerialization.jsonObject(with: Data(d.sensorConfig("keys").utf8)) as? [String: Any])
+        #expect(device["identifiers"] as? [String] == ["bluedot/house/keys"])
+        #expect(device["name"] as? String == "Alice's \"keys\"")
+        #expect(device["manufacturer"] as? String == "BlueDot")
+        #expect(device["via_device"] as? String == "bluedot/house")
+
+        let sensor = try Self.object(d.sensorConfig("keys"))
         #expect(sensor["state_topic"] as? String == "bluedot/house/ha/keys/room")
-        #expect((sensor["device"] as? [String: Any])?["identifiers"] as? [String] == ["bluedot_house_keys"], "one device")
-        #expect(d.trackerConfigTopic("keys").hasPrefix("homeassistant/device_tracker/bluedot_house_keys_"))
-        #expect(d.sensorConfigTopic("keys").hasSuffix("_room/config"))
+        #expect(sensor["name"] as? String == "Room")
+        #expect((sensor["device"] as? [String: Any])?["identifiers"] as? [String] == ["bluedot/house/keys"], "one device")
+        #expect(sensor["device_class"] as? String == "enum")
+        #expect(sensor["options"] as? [String] == ["Hall", "Kitchen", "none"], "each name once, then none")
+        let plain = try Self.object(HomeAssistantDiscovery(topics: Self.site).sensorConfig("keys"))
+        #expect(plain["device_class"] == nil && plain["options"] == nil, "no room names: a plain text sensor")
+
+        let solver = try Self.object(d.solverConfig)
+        #expect(solver["state_topic"] as? String == Self.site.solverStatus)
+        #expect(solver["payload_on"] as? String == "online" && solver["payload_off"] as? String == "offline")
+        #expect(solver["availability"] == nil, "it reads the status itself: off, not unavailable, when the solver dies")
+        #expect((solver["device"] as? [String: Any])?["identifiers"] as? [String] == [d.solverDeviceIdentifier])
+
+        #expect(d.trackerConfigTopic("keys") == "homeassistant/device_tracker/bluedot_house_keys_26940528/config")
+        #expect(d.sensorConfigTopic("keys") == "homeassistant/sensor/bluedot_house_keys_26940528_room/config")
+        #expect(d.solverConfigTopic == "homeassistant/binary_sensor/bluedot_house_0cfb455b_solver/config")
+        var other = d
+        other.prefix = "ha/test"
+        #expect(other.trackerConfigTopic("keys") == "ha/test/device_tracker/bluedot_house_keys_26940528/config")
+        #expect(d.retainedTopics(of: "keys").first == d.trackerConfigTopic("keys"), "configs are cleared first")
     }
 
-    /// Object ids keep to Home Assistant's characters, are the same every time (restarts) and stay apart for ids
-    /// that clean up to the same text.
-    @Test func objectIDsAreCleanStableAndDistinct() {
+    /// Unique ids come from the site and the target id alone: pinned values (what Home Assistant already has in its
+    /// entity registry must never change), and the same whatever else the configuration says.
+    @Test func uniqueIDsAreStableAcrossRestarts() throws {
+        #expect(HomeAssistantID.hash("") == "811c9dc5" && HomeAssistantID.hash("a") == "e40c292c"
+            && HomeAssistantID.hash("foobar") == "bf9cf968", "FNV-1a 32-bit reference vectors")
         let d = Self.discovery
-        let id = d.objectID(of: Self.target)
-        #expect(id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
-        #expect(id == "bluedot_house_ibeacon_f7826da6-4fa2-4e98-8024-bc5b71e0893e_1_7_" + id.suffix(8))
-        #expect(HomeAssistantDiscovery(topics: SiteTopics(site: "house")!).objectID(of: Self.target) == id)
-        #expect(d.objectID(of: "a:b") != d.objectID(of: "a_b"))
-        #expect(HomeAssistantDiscovery(topics: SiteTopics(site: "flat")!).objectID(of: Self.target) != id)
+        #expect(d.objectID(of: "keys") == "bluedot_house_keys_26940528")
+        #expect(d.objectID(of: Self.target) == "bluedot_house_ibeacon_f7826da6-4fa2-4e98-8024-bc5b71e0893e_1_7_028dc110")
+        #expect(d.sensorObjectID(of: "keys") == "bluedot_house_keys_26940528_room")
+        #expect(d.solverObjectID == "bluedot_house_0cfb455b_solver")
+        let restarted = HomeAssistantDiscovery(prefix: "elsewhere", topics: SiteTopics(site: "house")!,
+                                               names: ["keys": "Other"], roomNames: [:], softwareVersion: "9")
+        for target in Self.targets {
+            #expect(restarted.objectID(of: target) == d.objectID(of: target))
+            #expect(try Self.object(restarted.trackerConfig(target))["unique_id"] as? String == d.objectID(of: target))
+            #expect(try Self.object(restarted.sensorConfig(target))["unique_id"] as? String == d.sensorObjectID(of: target))
+        }
+        let otherSite = HomeAssistantDiscovery(topics: SiteTopics(site: "flat")!)
+        #expect(otherSite.objectID(of: "keys") != d.objectID(of: "keys"), "two sites on one Home Assistant")
+        #expect(otherSite.deviceIdentifier(of: "keys") != d.deviceIdentifier(of: "keys"))
     }
 
-    /// States and attributes: the room's name or not_home / none; coordinates only with an origin.
+    /// Object ids keep to `[a-zA-Z0-9_-]`, stay short, and stay apart for ids that clean or cut to the same text;
+    /// device identifiers of different sites never meet (`a_b`+`c` against `a`+`b_c`).
+    @Test func idsAreSanitisedAndDistinct() {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+        let d = Self.discovery
+        for target in Self.targets + ["a:b", "a_b", "日本", "tab\there"] {
+            for id in [d.objectID(of: target), d.sensorObjectID(of: target), d.solverObjectID] {
+                #expect(id.allSatisfy(allowed.contains), "\(id)")
+                #expect(id.count <= HomeAssistantID.maximumNameLength + 9 + 7)
+            }
+        }
+        #expect(d.objectID(of: "odd \"id\"\\ é").hasPrefix("bluedot_house_odd__id____"))
+        #expect(d.objectID(of: "a:b") != d.objectID(of: "a_b"))
+        let long = "odd" + String(repeating: "x", count: 200)
+        #expect(d.objectID(of: long) != d.objectID(of: long + "y"), "cut at 80 characters, kept apart by the hash")
+        #expect(HomeAssistantID.clean("日本") == "__")
+        let ab = HomeAssistantDiscovery(topics: SiteTopics(site: "a_b")!), a = HomeAssistantDiscovery(topics: SiteTopics(site: "a")!)
+        #expect(ab.deviceIdentifier(of: "c") != a.deviceIdentifier(of: "b_c"))
+        #expect(ab.objectID(of: "c") != a.objectID(of: "b_c"))
+    }
+
+    /// The allow-list (IDPattern globs, case-insensitive; empty: all), and ids that cannot be one topic level.
+    @Test func allowList() {
+        let d = Self.discovery
+        #expect(d.announces(Self.target) && d.announces("keys") && d.announces("KEYS"))
+        #expect(!d.announces("mac:c0:00:00:00:00:01") && !d.announces("keys-2"))
+        let all = HomeAssistantDiscovery(topics: Self.site)
+        #expect(all.announces("anything") && all.announces("mac:c0:00:00:00:00:01"))
+        #expect(!all.announces("a/b") && !all.announces("a+") && !all.announces("#") && !all.announces(""))
+    }
+
+    /// Friendly names name the device (the tracker takes it, the sensor shows "<name> Room"); the model follows
+    /// the id's scheme.
+    @Test func friendlyNamesAndModels() throws {
+        let d = Self.discovery
+        #expect(d.name(of: "keys") == "Alice's \"keys\"" && d.name(of: Self.target) == Self.target)
+        let device = try #require(try Self.object(d.sensorConfig(Self.target))["device"] as? [String: Any])
+        #expect(device["name"] as? String == Self.target)
+        #expect(device["model"] as? String == "iBeacon")
+        #expect(HomeAssistantDiscovery.model(of: "eddystone:0102030405060708090a:0b0c0d0e0f10") == "Eddystone-UID")
+        #expect(HomeAssistantDiscovery.model(of: "altbeacon:00:1:2") == "AltBeacon")
+        #expect(HomeAssistantDiscovery.model(of: "mac:c0:00:00:00:00:01") == "Bluetooth LE device")
+        #expect(HomeAssistantDiscovery.model(of: "keys") == "Bluetooth LE tag")
+    }
+
+    /// States: the room's name (its id without one), `not_home` / `none` outside every room. Attributes: pinned
+    /// text; coordinates for Home Assistant's map only with a geographic origin.
     @Test func statesAndAttributes() throws {
         let d = Self.discovery
         var l = Location(x: 1.23456, y: 2, floor: 0, timestamp: 10, horizontalAccuracyMeters: 1.5, targetID: "keys",
                          room: "kitchen", roomProbability: 0.8)
         #expect(d.trackerState(l) == "Kitchen" && d.roomState(l) == "Kitchen")
-        #expect(d.attributes(l) == #"{"x":1.235,"y":2.000,"floor":0,"accuracy":1.50,"room":"kitchen","roomProbability":0.800,"lastKnown":false}"#)
-        l.room = "hall"
-        #expect(d.trackerState(l) == "hall", "a room without a name shows its id")
+        #expect(d.attributes(l)
+            == #"{"x":1.23,"y":2.00,"floor":0,"accuracy":1.50,"room":"kitchen","roomProbability":0.800,"lastKnown":false}"#)
+        l.room = "cellar"
+        #expect(d.trackerState(l) == "cellar", "a room without a name shows its id")
         l.room = nil
+        l.roomProbability = nil
+        l.floor = nil
+        l.lastKnown = true
         l.latitude = 52.1
         l.longitude = 21.2
         #expect(d.trackerState(l) == "not_home" && d.roomState(l) == "none")
-        let attributes = try #require(try JSONSerialization.jsonObject(with: Data(d.attributes(l).utf8)) as? [String: Any])
+        #expect(d.attributes(l)
+            == #"{"x":1.23,"y":2.00,"accuracy":1.50,"room":null,"lastKnown":true,"latitude":52.1000000,"longitude":21.2000000,"gps_accuracy":1.5}"#)
+        let attributes = try Self.object(d.attributes(l))
         #expect(attributes["latitude"] as? Double == 52.1 && attributes["gps_accuracy"] as? Double == 1.5)
-        #expect(attributes["room"] is NSNull)
-    }
-
-    /// The allow-list: only matching targets are announced (no list: all).
-    @Test func allowList() {
-        #expect(Self.discovery.announces(Self.target) && Self.discovery.announces("keys"))
-        #expect(!Self.discovery.announces("mac:c0:00:00:00:00:01"))
-        #expect(HomeAssistantDiscovery(topics: SiteTopics(site: "s")!).announces("anything"))
     }
 }
