@@ -8,10 +8,12 @@ import Testing
 
 @testable import Site
 
-/// Home Assistant MQTT discovery through a real mosquitto: a real `bluedot run` solver (ESPresense nodes of the
-/// companion's example house) announces a device, its room follows the device from the family room to the dining
-/// room, its availability goes offline when the solver is killed (the last will) and the same ids come back
-/// with a new solver; a forgotten target's retained configs are cleared.
+/// Home Assistant MQTT discovery through a real mosquitto, seen as Home Assistant sees it (a subscriber to the
+/// discovery prefix, and fresh subscribers finding what is retained): a real `bluedot run` solver (ESPresense nodes of
+/// the companion's example house) announces a device, its room follows the device from the family room to the dining
+/// room, its availability goes offline when the solver is killed (the last will) and the same ids come back with a new
+/// solver; in process, a `LocationSource` driven by hand announces only allowed targets, clears a forgotten one's
+/// retained configs, and announces again after the broker restarts without its retained messages.
 @Suite(.serialized, .enabled(if: MosquittoBroker.available, "mosquitto is not installed"))
 struct HomeAssistantBrokerTests {
     static let device = "iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-7"
@@ -51,6 +53,7 @@ struct HomeAssistantBrokerTests {
                                             timeout: .seconds(30))
         #expect(imported.status == 0, "\(imported.standardError)")
         let venue = try VenueLoader.load(path: venuePath)
+        #expect(venue.origin != nil, "the companion's gps section: fixes carry latitude and longitude")
         let broker = try await MosquittoBroker()
         defer { broker.kill() }
         let arguments = [
@@ -83,20 +86,36 @@ struct HomeAssistantBrokerTests {
         #expect(await eventually(seconds: 5) { seen.last(state) == "Dining" }, "states: \(seen.all(state))")
         let states = seen.all(state)
         #expect(states.contains("Family") && states.firstIndex(of: "Family")! < states.lastIndex(of: "Dining")!)
+        #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "a state goes out only when it changes")
         #expect(seen.last(discovery.roomTopic(Self.target)) == "Dining")
         let attributes = try #require(seen.last(discovery.attributesTopic(Self.target)))
-        #expect(attributes.contains(#""room":"dining""#) && attributes.contains(#""floor":0"#), "\(attributes)")
+        let fix = try Self.object(attributes)
+        #expect(fix["room"] as? String == "dining" && fix["floor"] as? Int == 0 && fix["lastKnown"] as? Bool == false,
+                "\(attributes)")
+        #expect(fix["x"] is Double && fix["accuracy"] is Double && fix["roomProbability"] is Double)
+        #expect(fix["latitude"] is Double && fix["longitude"] is Double && fix["gps_accuracy"] is Double)
+        #expect(seen.all(discovery.attributesTopic(Self.target)).count >= 10, "attributes flow with the fixes")
+
+        // What Home Assistant finds when it (re)starts: the three configs, retained.
+        let retained = try broker.subscribe("homeassistant/#", count: 3, timeoutSeconds: 3)
+        #expect(Set(retained.map { String($0.prefix { $0 != " " }) })
+            == [discovery.solverConfigTopic, trackerConfig, sensorConfig], "\(retained)")
         let config = try #require(seen.last(trackerConfig))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(config.utf8)) as? [String: Any])
-        #expect(object["unique_id"] as? String == discovery.objectID(of: Self.target))
-        #expect((object["device"] as? [String: Any])?["name"] as? String == "Keys")
-        #expect(seen.last(sensorConfig)?.contains(#""unique_id":"\#(discovery.objectID(of: Self.target))_room""#) == true)
+        let tracker = try Self.object(config)
+        #expect(tracker["unique_id"] as? String == discovery.objectID(of: Self.target))
+        #expect((tracker["device"] as? [String: Any])?["name"] as? String == "Keys")
+        let sensor = try Self.object(try #require(seen.last(sensorConfig)))
+        #expect(sensor["unique_id"] as? String == discovery.sensorObjectID(of: Self.target))
+        let options = try #require(sensor["options"] as? [String])
+        #expect(options.contains("Family") && options.contains("Dining") && options.last == "none", "\(options)")
+        let solverDevice = try Self.object(try #require(seen.last(discovery.solverConfigTopic)))
+        #expect(solverDevice["state_topic"] as? String == "bluedot/house/status")
         #expect(seen.last("bluedot/house/status") == "online")
 
-        // Killed: the broker publishes the solver's last will, and Home Assistant marks the entities unavailable.
+        // Killed: the broker publishes the solver's last will; Home Assistant marks the entities unavailable.
         solver.kill()
         #expect(await eventually(seconds: 10) { seen.last("bluedot/house/status") == "offline" })
-        // A new solver: online again, the same ids announced again.
+        // A new solver: online again, the same configs (unique ids included) announced again.
         let before = seen.all(trackerConfig).count
         solver = try ChildProcess(IntegrationEnvironment.bluedot, arguments)
         #expect(await solver.waitForOutput(timeout: .seconds(30)) { _ in solver.standardError.contains("listening") })
@@ -111,33 +130,89 @@ struct HomeAssistantBrokerTests {
         _ = await solver.wait(timeout: .seconds(10))
     }
 
-    @Test func aForgottenTargetsConfigsAreCleared() async throws {
+    /// The solver's client, as `bluedot run` makes it: retained `online` at every connect, `offline` as its will.
+    static func solverClient(_ broker: MosquittoBroker, topics: SiteTopics) throws -> MQTTClient {
+        var options = try MQTTOptions(url: broker.url)
+        options.clientID = "solver-\(topics.site)"
+        options.reconnectFirstDelaySeconds = 1
+        options.reconnectLargestDelaySeconds = 2
+        return try MQTTClient(
+            options: options, will: MQTTMessage(topic: topics.solverStatus, text: "offline", qos: 1, retain: true),
+            birth: [MQTTMessage(topic: topics.solverStatus, text: "online", qos: 1, retain: true)],
+            logger: Logger(label: "test.ha"))
+    }
+
+    static func fix(_ target: String, t: Double, room: String?) -> Location {
+        Location(x: 1, y: 2, floor: 0, timestamp: t, horizontalAccuracyMeters: 1, targetID: target, room: room,
+                 roomProbability: 0.9)
+    }
+
+    /// What a fresh subscriber finds retained under `filter` (it waits `seconds` for more), as `topic payload` lines.
+    static func retained(_ broker: MosquittoBroker, _ filter: String, seconds: Int = 1) throws -> [String] {
+        try broker.subscribe(filter, count: 100, timeoutSeconds: seconds).sorted()
+    }
+
+    @Test func aForgottenTargetsRetainedConfigsAreCleared() async throws {
         let broker = try await MosquittoBroker()
         defer { broker.kill() }
         let topics = try #require(SiteTopics(site: "flat"))
-        var options = try MQTTOptions(url: broker.url)
-        options.clientID = "solver-flat"
-        let client = try MQTTClient(options: options, logger: Logger(label: "test.ha"))
+        let client = try Self.solverClient(broker, topics: topics)
         try client.start()
         defer { client.stop() }
         #expect(await eventually { client.isConnected })
-        let discovery = HomeAssistantDiscovery(topics: topics, allow: [IDPattern("tag-*")!])
+        let discovery = HomeAssistantDiscovery(topics: topics, allow: [IDPattern("tag-*")!], roomNames: ["hall": "Hall"])
         let publisher = HomeAssistantPublisher(client: client, discovery: discovery)
         let source = LocationSource(id: "flat", clock: SystemClock())
-        let location = { (target: String) in
-            Location(x: 1, y: 2, floor: 0, timestamp: 10, horizontalAccuracyMeters: 1, targetID: target, room: "hall",
-                     roomProbability: 0.9)
-        }
-        publisher.onLocationsUpdated([location("tag-1"), location("phone")], source: source)
-        #expect(publisher.announced == ["tag-1"], "the allow-list leaves phone out")
-        let config = discovery.trackerConfigTopic("tag-1")
-        #expect(await eventually { (try? broker.subscribe(config, count: 1, timeoutSeconds: 1))?.count == 1 })
-        #expect(try broker.subscribe(discovery.stateTopic("tag-1"), count: 1) == ["\(discovery.stateTopic("tag-1")) hall"])
-        publisher.onLocationsDeleted(["tag-1"], source: source)
-        #expect(publisher.announced.isEmpty)
-        // A subscriber coming later gets no retained config, state or attributes of the forgotten target.
-        #expect(await eventually { (try? broker.subscribe(config, count: 1, timeoutSeconds: 1)) == [] })
-        #expect(try broker.subscribe(discovery.sensorConfigTopic("tag-1"), count: 1, timeoutSeconds: 1) == [])
-        #expect(try broker.subscribe(discovery.stateTopic("tag-1"), count: 1, timeoutSeconds: 1) == [])
+        source.addObserver(publisher)
+        defer { source.removeObserver(publisher) }
+
+        source.update([Self.fix("tag-1", t: 10, room: "hall"), Self.fix("phone", t: 10, room: "hall")])
+        let configs = [discovery.solverConfigTopic, discovery.sensorConfigTopic("tag-1"), discovery.trackerConfigTopic("tag-1")]
+        #expect(await eventually {
+            (try? Self.retained(broker, "homeassistant/+/+/config"))?.map { String($0.prefix { $0 != " " }) }.sorted()
+                == configs.sorted()
+        }, "the solver and tag-1, not phone (the allow-list)")
+        #expect(try Self.retained(broker, "bluedot/flat/ha/+/state") == ["bluedot/flat/ha/tag-1/state Hall"])
+        #expect(publisher.announced == ["tag-1"])
+
+        source.delete(["tag-1"])
+        // A subscriber coming later gets no retained config, state or attributes of the forgotten target; the
+        // solver's own config stays.
+        #expect(await eventually { (try? Self.retained(broker, "bluedot/flat/ha/#")) == [] })
+        #expect(try Self.retained(broker, "homeassistant/#").map { String($0.prefix { $0 != " " }) }
+            == [discovery.solverConfigTopic])
+        #expect(publisher.announced.isEmpty && publisher.clearing.isEmpty)
+        #expect(publisher.statistics.cleared == 5)
+    }
+
+    /// The broker restarts without its retained messages: after the client reconnects, the next fix announces the
+    /// solver and the target again, with their states.
+    @Test func aReconnectAnnouncesEverythingAgain() async throws {
+        let broker = try await MosquittoBroker()
+        defer { broker.kill() }
+        let topics = try #require(SiteTopics(site: "lab"))
+        let client = try Self.solverClient(broker, topics: topics)
+        try client.start()
+        defer { client.stop() }
+        #expect(await eventually { client.isConnected })
+        let discovery = HomeAssistantDiscovery(topics: topics)
+        let publisher = HomeAssistantPublisher(client: client, discovery: discovery)
+        let source = LocationSource(id: "lab", clock: SystemClock())
+        source.addObserver(publisher)
+        defer { source.removeObserver(publisher) }
+
+        source.update([Self.fix("tag-1", t: 10, room: nil)])
+        #expect(await eventually { (try? Self.retained(broker, "homeassistant/#"))?.count == 3 })
+        try await broker.restart()
+        #expect(await eventually { client.isConnected && client.statistics.connects == 2 })
+        #expect(try Self.retained(broker, "homeassistant/#") == [], "no persistence: the broker lost the configs")
+        source.update([Self.fix("tag-1", t: 11, room: nil)])
+        #expect(await eventually { (try? Self.retained(broker, "homeassistant/#"))?.count == 3 })
+        #expect(try Self.retained(broker, "bluedot/lab/ha/+/state") == ["bluedot/lab/ha/tag-1/state not_home"])
+        #expect(try Self.retained(broker, "bluedot/lab/status") == ["bluedot/lab/status online"], "the birth again")
+    }
+
+    static func object(_ json: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     }
 }
