@@ -44,9 +44,12 @@ struct HomeAssistantLedger: Sendable {
     /// Forgotten targets and the topics still to clear.
     private(set) var clearing: [String: [String]] = [:]
     private(set) var statistics = HomeAssistantPublisher.Statistics()
+    /// The connection the told states belong to (the client's connect count).
     private var connection: Int?
+    /// Whether the solver's config went out on this connection.
     private var solverAnnounced = false
 
+    /// A ledger with nothing told yet.
     init(discovery: HomeAssistantDiscovery, attributesIntervalSeconds: Double) {
         self.discovery = discovery
         self.attributesIntervalSeconds = max(0, attributesIntervalSeconds)
