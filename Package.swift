@@ -108,7 +108,7 @@ let package = Package(
                 "CMosquitto", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["README.md"],
+            exclude: ["README.md", "HomeAssistant/README.md"],
             swiftSettings: strict
         ),
         // System library: SQLite 3, found through pkg-config.
