@@ -267,12 +267,13 @@
   // ---- trail: the followed target's history (GET /api/history) up to the time the slider picks ----
   const trail = { on: false, target: null, points: [], line: null, head: null, live: true, timer: null };
   async function loadTrail(from) {
-    // Pages of up to 1,000 fixes, oldest first, at most 20 pages (a day of one tag at 1 Hz is 86,400 fixes: the
-    // trail shows the newest 20,000 the first time, and follows on).
+    // Pages of up to 1,000 fixes, at most 20 pages: the first time the newest 20,000 (a day of one tag at 1 Hz is
+    // 86,400 fixes), newest first and turned round; then what came after the last one, oldest first.
     let cursor = null, pages = 0;
     const points = [];
+    const order = from === undefined ? 'newest' : 'oldest';
     do {
-      const query = new URLSearchParams({ target: trail.target, order: 'oldest', limit: '1000' });
+      const query = new URLSearchParams({ target: trail.target, order, limit: '1000' });
       if (from !== undefined) query.set('from', String(from));
       if (cursor) query.set('cursor', cursor);
       const response = await fetch('/api/history?' + query, fetchOptions).catch(() => null);
@@ -282,7 +283,7 @@
       cursor = page.next;
       pages += 1;
     } while (cursor && pages < 20);
-    return points;
+    return order === 'newest' ? points.reverse() : points;
   }
   function formatTime(t) {
     return new Date(t * 1000).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
