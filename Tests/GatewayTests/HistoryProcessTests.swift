@@ -28,22 +28,27 @@ extension GatewayProcessTests {
             let database = try GatewayProcess.scratch().appendingPathComponent("state/history.sqlite").path
             let gateway = try Self.run(database)
             let base = try #require(await gateway.waitForURL(seconds: 30), "no listening line: \(gateway.standardError)")
-            // Watch the fixes for a few seconds, then kill the daemon right after a read.
-            var shown: Double?
+            // Watch the fixes for a few seconds (when each was first shown, on the wall clock), then kill the daemon
+            // right after a read.
+            var shown: [(at: ContinuousClock.Instant, t: Double)] = []
             for _ in 0..<60 {
                 try await Task.sleep(for: .milliseconds(100))
-                shown = try await Self.newest(base) ?? shown
+                if let t = try await Self.newest(base), t > shown.last?.t ?? -.infinity { shown.append((.now, t)) }
             }
-            let seen = try #require(shown, "no fixes within 6 s: \(gateway.standardError.suffix(2000))")
+            #expect(!shown.isEmpty, "no fixes within 6 s: \(gateway.standardError.suffix(2000))")
             kill(gateway.process.processIdentifier, SIGKILL)
+            let killed = ContinuousClock.now
             #expect(await gateway.wait(seconds: 5))
 
             let store = try HistoryStore(path: database)
             let kept = try store.fixes(HistoryQuery(limit: 1)).records.first
             store.close()
             let newest = try #require(kept?.timestamp, "the database has no fixes")
-            print("history across kill -9: newest fix shown \(seen), newest kept \(newest) (\(seen - newest) s lost)")
-            #expect(newest >= seen - 1.0, "at most the last second is lost")
+            // Every fix the API showed more than a second before the kill is in the database.
+            let due = try #require(shown.last { killed - $0.at > .seconds(1) }, "no fix shown a second before the kill")
+            let last = try #require(shown.last)
+            print("history across kill -9: newest fix shown \(last.t) (\(killed - last.at) before the kill), newest kept \(newest)")
+            #expect(newest >= due.t, "at most the last second is lost")
 
             // A restart on the same file adds to it; the API pages it and exports GPX.
             let again = try Self.run(database)
