@@ -3,7 +3,8 @@
 //
 // Module graph (arrows point one way; pure modules import nothing of ours that touches the OS):
 //
-//   BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator, JSON text)
+//   BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator, JSON text, the
+//       venue projection)
 //   HCI, BlueDotCore  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   BlueDotCore  <-  Positioning (pure maths: path loss, filters, trilateration, Kalman, engine; no file I/O)
@@ -49,7 +50,8 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
-        // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text.
+        // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text,
+        // the venue projection.
         .target(name: "BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
         // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
         .target(name: "HCI", exclude: ["README.md"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import BlueDotCore
 import LocationDisplay
 import Positioning
 

@@ -1,3 +1,4 @@
+import BlueDotCore
 import Foundation
 
 /// The spherical Web Mercator projection, EPSG:3857, used by web maps.

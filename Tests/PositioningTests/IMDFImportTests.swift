@@ -54,7 +54,7 @@ import Testing
         #expect(fromZip.notes.first?.hasPrefix("imdf-vegalsa-excerpt.zip/imdf-vegalsa-excerpt/unit.geojson: ") == true)
     }
 
-    /// The projection is `GeographicOrigin`'s (LocationDisplay), pinned to the numbers it gives, and every room
+    /// The projection is `GeographicOrigin`'s (BlueDotCore), pinned to the numbers it gives, and every room
     /// point projects back to the latitude/longitude of the file within the millimetre the import rounds to.
     @Test func projectionRoundTripsToTheFilesCoordinates() throws {
         let plane = LocalTangentPlane(origin: Self.displayPoint)

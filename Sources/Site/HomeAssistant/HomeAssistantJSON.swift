@@ -1,16 +1,17 @@
 import BlueDotCore
 
 /// A JSON object written key by key in the order given, so that every payload is the same bytes for the same
-/// values (retained messages compare equal, tests pin them). Strings go through `JSONText`, the one escaper.
+/// values (retained messages compare equal, tests pin them): BlueDotCore's `JSONObjectWriter`, the one object
+/// writer, with the value kinds Home Assistant's payloads use.
 struct HomeAssistantJSON {
-    private var fields: [String] = []
+    private var writer = JSONObjectWriter()
 
     /// An empty object.
     init() {}
 
     /// Adds `"key": "value"`.
     mutating func string(_ key: String, _ value: String) {
-        raw(key, JSONText.quoted(value))
+        writer.string(key, value)
     }
 
     /// Adds `"key": "value"`, or `"key": null` when `value` is nil.
@@ -50,9 +51,9 @@ struct HomeAssistantJSON {
 
     /// Adds a value that is JSON text already.
     mutating func raw(_ key: String, _ json: String) {
-        fields.append(JSONText.quoted(key) + ":" + json)
+        writer.raw(key, json)
     }
 
     /// The object as JSON text.
-    var text: String { "{" + fields.joined(separator: ",") + "}" }
+    var text: String { writer.finish() }
 }

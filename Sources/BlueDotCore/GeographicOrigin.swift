@@ -1,8 +1,8 @@
 import Foundation
 
 /// Ties a venue's local frame to WGS84: where local (0, 0) is and which way its +y axis points. The one
-/// projection between venue metres and latitude/longitude: the display engine, the gateway's API and feed, and
-/// the web page (through `/api/venue`'s scale factors) all use it.
+/// projection between venue metres and latitude/longitude: the display engine, the gateway's API and feed, the
+/// venue importers (Formats' `LocalTangentPlane`) and the web page (through `/api/venue`'s scale factors) all use it.
 ///
 /// The model is a local tangent plane on the WGS84 ellipsoid: east and north metres are scaled to degrees by
 /// the ellipsoid's radii of curvature at the origin, the meridional radius M for latitude and the prime-vertical
