@@ -213,6 +213,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The fuzz targets (`Tools/fuzz`): bytes into the decoders and parsers, with the properties that must hold.
+        // Built here for the regression tests; `Tools/fuzz/Package.swift` builds them for libFuzzer.
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway"],
+            path: "Tools/fuzz/FuzzTargets",
+            swiftSettings: strict
+        ),
+        // Every seed and every input that once crashed a fuzz target, run through it again.
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
         // Developer benchmarks and the accuracy tuning loop (`bluedot-bench positioning|accuracy|latency`).
         .executableTarget(
             name: "bluedot-bench",

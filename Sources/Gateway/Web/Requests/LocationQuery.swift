@@ -1,13 +1,14 @@
-import Hummingbird
 import Positioning
 
 /// The query of `GET /api/locations` and `GET /api/feed`, validated: `target` (an id, at most 128 printable
 /// characters), `floor` (an integer) and `access_token` (checked by the auth middleware); anything else is 400.
-struct LocationQuery: Sendable, Hashable {
-    var target: String?
-    var floor: Int?
+package struct LocationQuery: Sendable, Hashable {
+    package var target: String?
+    package var floor: Int?
 
-    static func parse(_ parameters: some Sequence<(key: Substring, value: Substring)>) -> Result<LocationQuery, QueryError> {
+    package init() {}
+
+    package static func parse(_ parameters: some Sequence<(key: Substring, value: Substring)>) -> Result<LocationQuery, QueryError> {
         var query = LocationQuery()
         for (key, value) in parameters {
             switch key {
@@ -28,13 +29,13 @@ struct LocationQuery: Sendable, Hashable {
         return .success(query)
     }
 
-    func matches(_ fix: LocationFix) -> Bool {
+    package func matches(_ fix: LocationFix) -> Bool {
         (target == nil || fix.target == target) && (floor == nil || fix.floor == floor)
     }
 }
 
 /// A bad query, in words.
-struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,8 +1,8 @@
 /// Request paths checked for the static file server: percent-decoded, split into segments, and refused when any
 /// segment could leave the served folder (`..`, `.`, empty, hidden, backslash, NUL, control characters).
-enum SafePath {
+package enum SafePath {
     /// The decoded segments of `rawPath` below `prefix`, or nil when the path is not safe to serve.
-    static func segments(_ rawPath: String, below prefix: String) -> [String]? {
+    package static func segments(_ rawPath: String, below prefix: String) -> [String]? {
         guard rawPath.hasPrefix(prefix) else { return nil }
         let rest = rawPath.dropFirst(prefix.count)
         guard let decoded = percentDecoded(rest), !decoded.isEmpty else { return nil }
@@ -17,7 +17,7 @@ enum SafePath {
     }
 
     /// Decodes `%XX` escapes (RFC 3986 §2.1); nil on a bad escape or bytes that are not UTF-8.
-    static func percentDecoded(_ text: Substring) -> String? {
+    package static func percentDecoded(_ text: Substring) -> String? {
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {

@@ -1,0 +1,109 @@
+import Foundation
+import Formats
+import Gateway
+import Positioning
+
+/// The files a user hands BlueDot: observation recordings, venues and what they are imported from, the
+/// daemon's configuration.
+enum FileTargets {
+    /// Reads the bytes as an observation JSONL file with the default 64 KiB chunks and with chunks of 1-64 bytes:
+    /// the same lines accepted and the same report, never going back in time.
+    static func observations(_ bytes: [UInt8]) {
+        let whole = read(bytes, chunkSize: 1 << 16)
+        let small = read(bytes, chunkSize: chunkSize(bytes))
+        check(whole.lines == small.lines, "chunking changed the lines")
+        check(whole.report == small.report, "chunking changed the report")
+        for (a, b) in zip(whole.lines, whole.lines.dropFirst()) {
+            check(a.observation.t <= b.observation.t, "the reader went back in time")
+        }
+    }
+
+    private static func read(_ bytes: [UInt8], chunkSize: Int) -> (lines: [ObservationLine], report: ReadReport) {
+        var reader = ObservationReader(source: MemoryChunkSource(bytes), name: "fuzz.observations.jsonl",
+                                       options: .init(chunkSize: chunkSize))
+        do {
+            let lines = try reader.readAll()
+            return (lines, reader.report)
+        } catch {
+            fatalError("a lenient reader threw: \(error)")
+        }
+    }
+
+    /// Loads the bytes as a venue; a venue that loads must write and load again to the same venue.
+    static func venue(_ bytes: [UInt8]) {
+        guard let venue = try? VenueLoader.parse(bytes, file: "fuzz.venue.json") else { return }
+        rewrites(venue)
+    }
+
+    /// Splits the bytes at NUL into the archive's files, in the order of `IMDFArchive.fileNames` (an empty part
+    /// leaves that file out), and converts them.
+    static func imdf(_ bytes: [UInt8]) {
+        var files: [String: [UInt8]] = [:]
+        for (name, part) in zip(IMDFArchive.fileNames, bytes.split(separator: 0, omittingEmptySubsequences: false))
+        where !part.isEmpty {
+            files[name] = Array(part)
+        }
+        convert(IMDFArchive(name: "fuzz-imdf", files: files))
+    }
+
+    /// Writes the bytes to a file and opens it as a zipped IMDF archive, as `bluedot venue import --imdf` does,
+    /// and converts it. (ZIPFoundation can also open an archive in memory, but that backend traps on a seek past
+    /// the end of a malformed archive, the first thing this target found; BlueDot reads archives from files only.)
+    static func imdfZip(_ bytes: [UInt8]) {
+        let path = scratchZip
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            fatalError("cannot write \(path)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard let archive = try? IMDFArchive.open(path: path) else { return }
+        convert(archive)
+    }
+
+    /// A file of this process's own for `imdfZip`, in memory when /dev/shm is there.
+    private static let scratchZip: String = {
+        let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        return "\(folder)/bluedot-fuzz-\(ProcessInfo.processInfo.processIdentifier).imdf.zip"
+    }()
+
+    private static func convert(_ archive: IMDFArchive) {
+        guard let imported = try? IMDFImport.convert(archive) else { return }
+        rewrites(imported.venue)
+    }
+
+    /// Converts the bytes after the first as a GeoJSON floor plan, in WGS84 (first byte even) or local metres.
+    static func geojson(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let coordinates: GeoJSONImport.CoordinateSystem = first % 2 == 0 ? .wgs84 : .local
+        guard let imported = try? GeoJSONImport.convert(Array(bytes.dropFirst()), file: "fuzz.geojson",
+                                                         coordinates: coordinates)
+        else { return }
+        rewrites(imported.venue)
+    }
+
+    /// Parses the bytes as an ESPresense-companion YAML configuration.
+    static func espresenseConfig(_ bytes: [UInt8]) {
+        guard let imported = try? ESPresenseConfigImport.parse(String(decoding: bytes, as: UTF8.self),
+                                                               file: "fuzz.yaml")
+        else { return }
+        rewrites(imported.venue)
+    }
+
+    /// Parses the bytes as a `bluedot run` configuration file, then validates it as the daemon does.
+    static func config(_ bytes: [UInt8]) {
+        guard let configuration = try? ConfigurationFile.parse(String(decoding: bytes, as: UTF8.self),
+                                                               file: "fuzz.conf")
+        else { return }
+        _ = try? configuration.validate(location: "fuzz.conf")
+    }
+
+    /// What `bluedot venue import` does with a venue: write it, and it must load back unchanged.
+    private static func rewrites(_ venue: Venue) {
+        let text = VenueWriter.json(venue)
+        do {
+            let again = try VenueLoader.parse(Array(text.utf8), file: "fuzz-rewritten.venue.json")
+            check(again == venue, "a written venue loads differently:\n\(text)")
+        } catch {
+            fatalError("a written venue does not load: \(error)\n\(text)")
+        }
+    }
+}

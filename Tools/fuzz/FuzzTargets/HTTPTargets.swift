@@ -1,0 +1,25 @@
+import Gateway
+
+/// The request parsing the web server does itself: static file paths and API query parameters.
+enum HTTPTargets {
+    /// The first line is a request path, the rest a query string (`a=1&b=2`, split as a server splits it).
+    static func request(_ bytes: [UInt8]) {
+        let (pathBytes, queryBytes) = split(bytes, at: UInt8(ascii: "\n"))
+        let path = String(decoding: pathBytes, as: UTF8.self)
+        if let segments = SafePath.segments(path, below: "/") {
+            for segment in segments {
+                check(!segment.isEmpty && !segment.hasPrefix(".") && !segment.contains("/")
+                      && !segment.unicodeScalars.contains { $0.value < 0x20 || $0 == "\\" },
+                      "an unsafe path segment passed: \(segment.debugDescription)")
+            }
+        }
+        let query = String(decoding: queryBytes, as: UTF8.self)
+        let parameters = query.split(separator: "&").map { pair -> (key: Substring, value: Substring) in
+            guard let equals = pair.firstIndex(of: "=") else { return (pair[...], ""[...]) }
+            return (pair[..<equals], pair[pair.index(after: equals)...])
+        }
+        if case .success(let q) = LocationQuery.parse(parameters) {
+            check(q.target.map { !$0.isEmpty && $0.count <= 128 } ?? true, "a bad target passed")
+        }
+    }
+}

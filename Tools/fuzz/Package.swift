@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+// The fuzz targets built for libFuzzer (`Tools/fuzz/run` builds and runs them; see README.md here).
+//
+// Built on their own, with `-sanitize=fuzzer,address` (bluedot-fuzz's `main` runs libFuzzer's driver): the folders
+// under Linked/ are links to the project's modules, so the HTTP server (Hummingbird, NIO) is not rebuilt with
+// the fuzzer's instrumentation. `Gateway` here is only the gateway's configuration and request parsing
+// (Sources/Gateway/Configuration and Sources/Gateway/Web/Requests), the parts that read untrusted text.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "BlueDotFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        .target(name: "BlueDotCore", path: "Linked/BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "HCI", path: "Linked/HCI", exclude: ["README.md"], swiftSettings: strict),
+        .systemLibrary(name: "CBlueZ", path: "Linked/CBlueZ", pkgConfig: "bluez"),
+        .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
+                path: "Linked/HCILinux", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "Scanner", dependencies: ["HCI", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
+                path: "Linked/Scanner", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "Positioning", dependencies: ["BlueDotCore"], path: "Linked/Positioning", exclude: ["README.md"],
+                swiftSettings: strict),
+        .target(name: "Formats", dependencies: [
+                    "Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams"),
+                    .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                ], path: "Linked/Formats", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], path: "Linked/LocationDisplay",
+                exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "BeaconLocation", dependencies: [
+                    "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BlueDotCore",
+                    .product(name: "Logging", package: "swift-log"),
+                ], path: "Linked/BeaconLocation", exclude: ["README.md"], swiftSettings: strict),
+        .systemLibrary(name: "CMosquitto", path: "Linked/CMosquitto", pkgConfig: "libmosquitto"),
+        .target(name: "Site", dependencies: [
+                    "CMosquitto", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
+                    .product(name: "Logging", package: "swift-log"),
+                ], path: "Linked/Site", exclude: ["README.md", "HomeAssistant/README.md"], swiftSettings: strict),
+        .target(name: "Gateway", dependencies: ["BeaconLocation", "Site", "Positioning"], path: "Linked/Gateway",
+                swiftSettings: strict),
+        .target(name: "FuzzTargets", dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway"],
+                path: "FuzzTargets", swiftSettings: strict),
+        // libFuzzer's driver, declared for Swift (`-sanitize=fuzzer` links it).
+        .systemLibrary(name: "CLibFuzzer", path: "CLibFuzzer"),
+        .executableTarget(name: "bluedot-fuzz", dependencies: ["FuzzTargets", "CLibFuzzer"], path: "bluedot-fuzz",
+                          swiftSettings: strict),
+    ]
+)
