@@ -47,7 +47,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text,
@@ -77,11 +76,12 @@ let package = Package(
         ),
         // Pure maths: path loss, filters, trilateration, Kalman filter, the streaming engine, evaluation, simulation.
         .target(name: "Positioning", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
+        // System library: zlib, found through pkg-config (the deflate entries of zip archives).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The interchange formats and their files: venue, observation, truth and location JSON(L) readers/writers.
-        // YAML (ESPresense-companion configurations) through Yams; IMDF archives through ZIPFoundation.
+        // YAML (ESPresense-companion configurations) through Yams; zipped IMDF archives through zlib.
         .target(name: "Formats", dependencies: [
-                    "Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams"),
-                    .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                    "Positioning", "BlueDotCore", "CZlib", .product(name: "Yams", package: "Yams"),
                 ],
                 exclude: ["README.md"], swiftSettings: strict),
         // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.

@@ -11,9 +11,10 @@ final class BumbleWorld: Sendable {
         var description: String
     }
 
-    /// The package root, three levels above this file.
-    static let packageRoot = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The package root, three levels above this file (symbolic links resolved: Tools/tsan builds this file
+    /// through a link).
+    static let packageRoot = URL(filePath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     /// `BLUEDOT_PYTHON`, else `.venv/bin/python` under the package root, when executable.
     static var python: String? {

@@ -126,6 +126,66 @@ struct ScanAgainstVirtualWorldTests {
         }
     }
 
+    /// Crash safety: `kill -9` in the middle of `bluedot scan --record`. Each packet is one write(2) to the file,
+    /// made before the packet is decoded, so the recording decodes (no damage, not even a cut last record) to
+    /// every sighting the scan had printed before it died, in order, and maybe a few it had not printed yet.
+    @Test func aScanKilledWithSIGKILLLeavesARecordingOfEverySightingItPrinted() async throws {
+        guard worldAvailable() else { return }
+        let world = try await VirtualWorld()
+        let recording = try IntegrationEnvironment.scratchDirectory().appendingPathComponent("killed.btsnoop").path
+        let child = try ChildProcess(IntegrationEnvironment.bluedot, [
+            "scan", "--h4-tcp", world.endpoint, "--record", recording,
+        ])
+        defer { child.kill() }
+        #expect(await child.waitForOutput(timeout: .seconds(15)) { sightingObjects($0).count >= 40 })
+        child.signal(SIGKILL)
+        #expect(await child.wait(timeout: .seconds(10)))
+        world.kill()
+        let printed = child.result.standardOutput.split(separator: "\n", omittingEmptySubsequences: true)
+            .filter { $0.hasSuffix("}") }  // the last line may have been cut by the kill
+        let decoded = try ChildProcess.run(IntegrationEnvironment.bluedot, ["decode", recording], timeout: .seconds(30))
+        #expect(decoded.status == 0, "stderr: \(decoded.standardError)")
+        #expect(decoded.standardError.contains("malformed 0"), "\(decoded.standardError)")
+        #expect(!decoded.standardError.contains("stopped early"), "\(decoded.standardError)")
+        let lines = decoded.standardOutput.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(printed.count >= 40)
+        #expect(Array(lines.prefix(printed.count)) == printed, "the recording lacks sightings the scan printed")
+    }
+
+    /// The same for the gateway: `bluedot run --record` killed with SIGKILL while it positions; the recording
+    /// decodes whole and replays to the receiver's position.
+    @Test func aGatewayKilledWithSIGKILLLeavesARecordingThatReplays() async throws {
+        guard worldAvailable() else { return }
+        let world = try await VirtualWorld()
+        let scratch = try IntegrationEnvironment.scratchDirectory()
+        let recording = scratch.appendingPathComponent("gateway-killed.btsnoop").path
+        let venue = IntegrationEnvironment.packageRoot.appendingPathComponent("Tools/virtual-world/beacons.venue.json")
+        let child = try ChildProcess(IntegrationEnvironment.bluedot, [
+            "run", "--h4-tcp", world.endpoint, "--venue", venue.path, "--record", recording,
+            "--listen", "127.0.0.1:0", "--history", "off",
+        ])
+        defer { child.kill() }
+        let size = { ((try? FileManager.default.attributesOfItem(atPath: recording))?[.size] as? Int) ?? 0 }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while size() < 30_000, ContinuousClock.now < deadline, child.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(size() >= 30_000, "stderr: \(child.result.standardError.suffix(2000))")
+        child.signal(SIGKILL)
+        #expect(await child.wait(timeout: .seconds(10)))
+        world.kill()
+        let decoded = try ChildProcess.run(IntegrationEnvironment.bluedot, ["decode", recording], timeout: .seconds(30))
+        #expect(decoded.status == 0, "stderr: \(decoded.standardError)")
+        #expect(decoded.standardError.contains("malformed 0"), "\(decoded.standardError)")
+        #expect(!decoded.standardError.contains("stopped early"), "\(decoded.standardError)")
+        #expect(sightingObjects(decoded.standardOutput).count >= 50)
+        let replay = try ChildProcess.run(IntegrationEnvironment.bluedot, [
+            "replay", recording, "--venue", venue.path, "--interval", "0.5",
+        ], timeout: .seconds(30))
+        #expect(replay.status == 0, "stderr: \(replay.standardError)")
+        let fix = try #require(sightingObjects(replay.standardOutput).last, "no fix: \(replay.standardError)")
+        let error = (number(fix["x"]) * number(fix["x"]) + number(fix["y"]) * number(fix["y"])).squareRoot()
+        #expect(error < 1.0, "fix \(fix) is \(error) m from the receiver")
+    }
+
     /// A scan recorded from the virtual world replays through the positioning engine (self mode, the recording's
     /// btsnoop read directly) to the receiver's virtual position, (0, 0); noise is off, so within 1 m.
     @Test func recordingReplaysToTheReceiversPosition() async throws {

@@ -186,6 +186,18 @@ struct SiteProcessTests {
         let api = try receiversDocument(base)
         #expect(api.contains("\"clockOffset\":") && api.contains("\"online\":true"))
         #expect(api.contains(#""telemetry":{"receiver":"#), "receivers' telemetry (every 10 s) reached the solver")
+        // The solver's /metrics, read by Prometheus's own Python client parser (Tools/metrics-check/check.py).
+        let checker = IntegrationEnvironment.packageRoot.appendingPathComponent("Tools/metrics-check/check.py").path
+        let metrics = try ChildProcess.run(IntegrationEnvironment.python, [checker, base + "metrics"],
+                                           timeout: .seconds(60))
+        #expect(metrics.status == 0, "the exposition: \(metrics.standardError.suffix(2000))")
+        var families: Set<String> = []
+        if case .object(let o)? = try? JSONValue.parse(Array(metrics.standardOutput.utf8)) { families = Set(o.keys) }
+        for family in ["bluedot_fixes", "bluedot_advertising_reports", "bluedot_report_to_fix_latency_seconds",
+                       "bluedot_targets_tracked", "bluedot_site_sightings", "bluedot_site_receiver_sightings",
+                       "bluedot_site_locations_published"] {
+            #expect(families.contains(family), "\(family) in \(families.sorted())")
+        }
 
         // The broker is killed and restarted: receivers and solver are back within 5 s.
         broker.kill()

@@ -15,7 +15,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .target(name: "BlueDotCore", path: "Linked/BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
@@ -27,9 +26,9 @@ let package = Package(
                 path: "Linked/Scanner", exclude: ["README.md"], swiftSettings: strict),
         .target(name: "Positioning", dependencies: ["BlueDotCore"], path: "Linked/Positioning", exclude: ["README.md"],
                 swiftSettings: strict),
+        .systemLibrary(name: "CZlib", path: "Linked/CZlib", pkgConfig: "zlib"),
         .target(name: "Formats", dependencies: [
-                    "Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams"),
-                    .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                    "Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams"), "CZlib",
                 ], path: "Linked/Formats", exclude: ["README.md"], swiftSettings: strict),
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], path: "Linked/LocationDisplay",
                 exclude: ["README.md"], swiftSettings: strict),

@@ -1,34 +1,86 @@
 // swift-tools-version: 6.1
-// Tests under the thread sanitizer (`Tools/dev test` runs them), built on their own: the folders are links to
-// Sources/BlueDotCore, Sources/LocationDisplay, Sources/CMosquitto, Sources/Site/MQTT (the MQTT client alone, as
-// module Site) and their tests, so nothing else of BlueDot (nor its server dependencies) is rebuilt with the
-// sanitizer: the display engine's data sources and the MQTT client's callbacks from libmosquitto's thread.
+// Tests under the thread sanitizer (`Tools/dev test` runs them), built on their own: the folders are links to the
+// project's modules and tests, so that the calibration tool, the benchmarks, the `bluedot` executable and the
+// tests that only drive processes are not rebuilt with the sanitizer. What runs here is every test of the code
+// with threads of its own or shared state between tasks:
+// - the display engine's data sources (LocationDisplayTests);
+// - the pipeline: inputs, the scanner against the Bumble controller, the engine's sources (BeaconLocationTests);
+// - the MQTT module: the libmosquitto client's callbacks from its own thread under load against a real mosquitto
+//   (MQTTClientTests), the receiver, solver and Home Assistant publishers (SiteTests);
+// - the history's writer thread (HistoryTests);
+// - the gateway's services in process: the spine, the location hub and its feed, the router and the history
+//   routes (GatewayServiceTests, a selection of Tests/GatewayTests).
 import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
 
 let package = Package(
     name: "BlueDotThreadSanitizer",
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        .target(name: "BlueDotCore", path: "BlueDotCore", exclude: ["README.md"],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "BlueDotCore", path: "BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "HCI", path: "HCI", exclude: ["README.md"], swiftSettings: strict),
+        .systemLibrary(name: "CBlueZ", path: "CBlueZ", pkgConfig: "bluez"),
+        .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ", "BlueDotCore", log], path: "HCILinux",
+                exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "Scanner", dependencies: ["HCI", "BlueDotCore", log], path: "Scanner", exclude: ["README.md"],
+                swiftSettings: strict),
+        .target(name: "Positioning", dependencies: ["BlueDotCore"], path: "Positioning", exclude: ["README.md"],
+                swiftSettings: strict),
+        .systemLibrary(name: "CZlib", path: "CZlib", pkgConfig: "zlib"),
+        .target(name: "Formats", dependencies: [
+                    "Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams"), "CZlib",
+                ], path: "Formats", exclude: ["README.md"], swiftSettings: strict),
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], path: "LocationDisplay", exclude: ["README.md"],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(
-            name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"], path: "LocationDisplayTests",
-            resources: [.copy("Fixtures")], swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+                swiftSettings: strict),
+        .target(name: "BeaconLocation", dependencies: [
+                    "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BlueDotCore", log,
+                ], path: "BeaconLocation", exclude: ["README.md"], swiftSettings: strict),
         .systemLibrary(name: "CMosquitto", path: "CMosquitto", pkgConfig: "libmosquitto"),
+        .target(name: "Site", dependencies: [
+                    "CMosquitto", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore", log,
+                ], path: "Site", exclude: ["README.md", "HomeAssistant/README.md"], swiftSettings: strict),
+        .systemLibrary(name: "CSQLite", path: "CSQLite", pkgConfig: "sqlite3"),
+        .target(name: "History", dependencies: ["CSQLite", "LocationDisplay", "BlueDotCore", log], path: "History",
+                exclude: ["README.md"], swiftSettings: strict),
         .target(
-            name: "Site", dependencies: ["CMosquitto", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
-            path: "SiteMQTT", swiftSettings: [.swiftLanguageMode(.v6)]
+            name: "Gateway",
+            dependencies: [
+                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BeaconLocation",
+                "BlueDotCore", "Site", "History",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                log,
+            ],
+            path: "Gateway", exclude: ["README.md"], resources: [.copy("Page"), .copy("Demo")], swiftSettings: strict
         ),
-        .testTarget(
-            name: "MQTTClientTests",
-            dependencies: ["Site", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
-            path: "MQTTClientTests", swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+        .testTarget(name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"],
+                    path: "LocationDisplayTests", resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "MQTTClientTests", dependencies: ["Site", "BlueDotCore", log], path: "MQTTClientTests",
+                    swiftSettings: strict),
+        .testTarget(name: "BeaconLocationTests", dependencies: [
+                        "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning", "Formats",
+                        "BlueDotCore", log,
+                    ], path: "BeaconLocationTests", swiftSettings: strict),
+        .testTarget(name: "SiteTests", dependencies: ["Site", "Positioning", "Formats", "LocationDisplay", "BlueDotCore"],
+                    path: "SiteTests", swiftSettings: strict),
+        .testTarget(name: "HistoryTests", dependencies: ["History", "LocationDisplay", "BlueDotCore"],
+                    path: "HistoryTests", swiftSettings: strict),
+        .testTarget(name: "GatewayServiceTests", dependencies: [
+                        "Gateway", "LocationDisplay", "Positioning", "Formats", "BeaconLocation", "BlueDotCore", "History",
+                        .product(name: "Hummingbird", package: "hummingbird"),
+                        .product(name: "HummingbirdTesting", package: "hummingbird"), log,
+                    ], path: "GatewayServiceTests", swiftSettings: strict),
     ]
 )

@@ -1,5 +1,4 @@
 import Foundation
-import ZIPFoundation
 
 /// The files of an IMDF archive (`manifest.json`, `venue.geojson`, `level.geojson`, `unit.geojson`, ...), read
 /// from a folder or from the `.zip` IMDF is distributed as. Only the files the import reads are kept.
@@ -55,17 +54,25 @@ public struct IMDFArchive: Sendable, Hashable {
         return IMDFArchive(name: url.lastPathComponent, files: files)
     }
 
-    /// The files of a zip archive.
+    /// The files of a zip archive file.
     private static func zip(_ url: URL) throws(VenueImportError) -> IMDFArchive {
         let zipName = url.lastPathComponent
-        let archive: Archive
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw VenueImportError(file: zipName, message: "cannot read \(url.path)")
+        }
+        return try zip(bytes: [UInt8](data), name: zipName)
+    }
+
+    /// The files of a zip archive in memory; `name` names it in errors.
+    public static func zip(bytes: [UInt8], name zipName: String) throws(VenueImportError) -> IMDFArchive {
+        let archive: ZipArchive
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            archive = try ZipArchive(bytes: bytes)
         } catch {
             throw VenueImportError(file: zipName, message: "not a readable zip archive (\(error))")
         }
-        var chosen: [String: Entry] = [:]
-        for entry in archive where entry.type == .file {
+        var chosen: [String: ZipArchive.Entry] = [:]
+        for entry in archive.entries where !entry.isFolder {
             let parts = entry.path.split(separator: "/")
             guard let last = parts.last, !parts.contains("__MACOSX") else { continue }
             let name = String(last)
@@ -77,19 +84,11 @@ public struct IMDFArchive: Sendable, Hashable {
         var labels: [String: String] = [:]
         for (name, entry) in chosen {
             let label = "\(zipName)/\(entry.path)"
-            guard entry.uncompressedSize <= UInt64(maximumFileBytes) else {
-                throw VenueImportError(file: label, message: "larger than \(maximumFileBytes >> 20) MiB inflated")
-            }
-            var bytes: [UInt8] = []
             do {
-                _ = try archive.extract(entry) { chunk in
-                    bytes.append(contentsOf: chunk)
-                    if bytes.count > maximumFileBytes { throw CocoaError(.fileReadTooLarge) }
-                }
+                files[name] = try archive.contents(of: entry, limit: maximumFileBytes)
             } catch {
-                throw VenueImportError(file: label, message: "cannot inflate (\(error))")
+                throw VenueImportError(file: label, message: "cannot inflate (\(error.message))")
             }
-            files[name] = bytes
             labels[name] = label
         }
         return IMDFArchive(name: zipName, files: files, labels: labels)

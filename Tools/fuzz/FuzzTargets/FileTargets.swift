@@ -1,4 +1,3 @@
-import Foundation
 import Formats
 import Gateway
 import Positioning
@@ -46,24 +45,12 @@ enum FileTargets {
         convert(IMDFArchive(name: "fuzz-imdf", files: files))
     }
 
-    /// Writes the bytes to a file and opens it as a zipped IMDF archive, as `bluedot venue import --imdf` does,
-    /// and converts it. (ZIPFoundation can also open an archive in memory, but that backend traps on a seek past
-    /// the end of a malformed archive, the first thing this target found; BlueDot reads archives from files only.)
+    /// Opens the bytes as a zipped IMDF archive (as `bluedot venue import --imdf` does once it has read the file)
+    /// and converts it.
     static func imdfZip(_ bytes: [UInt8]) {
-        let path = scratchZip
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            fatalError("cannot write \(path)")
-        }
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        guard let archive = try? IMDFArchive.open(path: path) else { return }
+        guard let archive = try? IMDFArchive.zip(bytes: bytes, name: "fuzz.imdf.zip") else { return }
         convert(archive)
     }
-
-    /// A file of this process's own for `imdfZip`, in memory when /dev/shm is there.
-    private static let scratchZip: String = {
-        let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        return "\(folder)/bluedot-fuzz-\(ProcessInfo.processInfo.processIdentifier).imdf.zip"
-    }()
 
     private static func convert(_ archive: IMDFArchive) {
         guard let imported = try? IMDFImport.convert(archive) else { return }

@@ -1,0 +1,1 @@
+../../../Tests/GatewayTests/RouterTests.swift
