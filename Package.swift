@@ -138,7 +138,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
-            resources: [.copy("Page"), .copy("Demo")],
+            resources: [.copy("Page"), .copy("Demo"), .copy("API")],
             swiftSettings: strict
         ),
         // The controller options every scanning command shares (--hci, --h4-tcp, --h4-tty, --baud, --user-channel).

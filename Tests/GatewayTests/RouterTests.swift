@@ -73,7 +73,7 @@ import Testing
             }
             try await client.execute(uri: "/api/locations?floor=ground", method: .get) { response in
                 #expect(response.status == .badRequest)
-                #expect(String(buffer: response.body) == "{\"error\":\"floor must be an integer\"}")
+                #expect(String(buffer: response.body) == "{\"error\":\"floor must be an integer, -999 ... 999\"}")
             }
             try await client.execute(uri: "/api/locations?x=1", method: .get) { response in
                 #expect(response.status == .badRequest)

@@ -63,7 +63,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 log,
             ],
-            path: "Gateway", exclude: ["README.md"], resources: [.copy("Page"), .copy("Demo")], swiftSettings: strict
+            path: "Gateway", exclude: ["README.md"], resources: [.copy("Page"), .copy("Demo"), .copy("API")],
+            swiftSettings: strict
         ),
         .testTarget(name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"],
                     path: "LocationDisplayTests", resources: [.copy("Fixtures")], swiftSettings: strict),

@@ -55,83 +55,132 @@ public enum GatewayRouter {
         }
     }
 
-    /// Builds the router.
+    /// What a route answers with.
+    typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
+
+    /// Builds the router: a GET and a HEAD handler for every route of the table (`GatewayRoute`), 405 for a method
+    /// a route does not take.
     public static func build(_ d: Dependencies) -> Router<BasicRequestContext> {
         let router = Router()
         if let token = d.token { router.add(middleware: BearerAuthMiddleware(token: token)) }
+        router.add(middleware: RouteTableMiddleware())
         router.add(middleware: StaticFileMiddleware(files: d.files))
-        let venueJSON = VenueDocument(d.venue).json()
-        let started = d.clock.now()
-        router.get("/api/venue") { _, _ in json(venueJSON) }
-        let settings = d.hub.settings
-        let displayJSON =
-            "{\"wanderExtentFactor\":\(settings.wanderExtentFactor),"
-            + "\"navigationPointHeightFactor\":\(settings.navigationPointHeightFactor),"
-            + "\"initialZoomScale\":\(settings.initialZoomScale.map { "\($0)" } ?? "null"),"
-            + "\"staleAfterSeconds\":\(settings.staleAfterSeconds)}"
-        router.get("/api/display") { _, _ in json(displayJSON) }
-        router.get("/api/venue/plan/:floor") { _, context in
-            guard let text = context.parameters.get("floor"), let level = Int(text), abs(level) < 1000 else {
-                return problem(.badRequest, "floor must be an integer")
-            }
-            guard let image = d.venue.floors.first(where: { $0.floor == level })?.planImage,
-                let data = FileManagerReader.read(image)
-            else { return problem(.notFound, "no plan for floor \(level)") }
-            var headers = HTTPFields()
-            headers[.contentType] = StaticFiles.contentType(image)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-        }
-        router.get("/api/locations") { request, _ in
-            switch LocationQuery.parse(request.uri.queryParameters) {
-            case .failure(let error): return problem(.badRequest, error.description)
-            case .success(let query):
-                let fixes = d.hub.current.filter(query.matches)
-                return json("[" + fixes.map(LocationWriter.line).joined(separator: ",") + "]")
-            }
-        }
-        router.get("/api/feed") { request, _ in
-            switch LocationQuery.parse(request.uri.queryParameters) {
-            case .failure(let error): return problem(.badRequest, error.description)
-            case .success(let query) where query != LocationQuery(): return problem(.badRequest, "the feed takes no filters")
-            case .success: break
-            }
-            var headers = HTTPFields()
-            headers[.contentType] = "text/event-stream"
-            headers[.cacheControl] = "no-cache"
-            let messages = d.hub.subscribe()
-            return Response(
-                status: .ok, headers: headers,
-                body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                    for await message in messages { try await writer.write(ByteBuffer(string: message.frame)) }
-                    try await writer.finish(nil)
-                })
-        }
-        router.get("/api/health") { _, _ in
-            let now = d.clock.now()
-            return json(
-                "{\"status\":\"ok\",\"source\":\(JSONText.quoted(d.sourceName)),"
-                    + "\"sourceStatus\":\(JSONText.quoted(d.source.status.description)),"
-                    + "\"targets\":\(d.hub.targetCount),"
-                    + (d.site.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
-                          + "\"receivers\":\($0.receivers.count)," } ?? "")
-                    + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
-        }
-        router.get("/api/rooms") { _, _ in
-            json(RoomsDocument.json(d.rooms))
-        }
-        HistoryRoutes.add(to: router, store: d.history, hasOrigin: d.venue.origin != nil)
-        router.get("/api/receivers") { _, _ in
-            json(ReceiversDocument.json(d.site, now: d.clock.now()))
-        }
-        router.get("/metrics") { _, _ in
-            d.metrics.targetsTracked.set(Double(d.hub.targetCount))
-            d.metrics.feedSubscribers.set(Double(d.hub.subscriberCount))
-            var headers = HTTPFields()
-            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: d.metrics.exposition())))
+        for route in GatewayRoute.allCases {
+            let get = handler(route, d)
+            router.get(route.routerPath, use: get)
+            router.head(route.routerPath, use: headers(of: get))
         }
         return router
+    }
+
+    /// HEAD: the status and headers GET would give, `Content-Length` included when GET knows it (RFC 9110 §9.3.2);
+    /// the server sends no body.
+    static func headers(of get: @escaping Handler) -> Handler {
+        { request, context in
+            let response = try await get(request, context)
+            return Response(status: response.status, headers: response.headers, body: ResponseBody { writer in
+                try await writer.finish(nil)
+            })
+        }
+    }
+
+    /// The handler of one route; whatever it serves from the configuration is made once, here.
+    static func handler(_ route: GatewayRoute, _ d: Dependencies) -> Handler {
+        switch route {
+        case .venue:
+            let venueJSON = VenueDocument(d.venue).json()
+            return { _, _ in json(venueJSON) }
+        case .plan:
+            return { _, context in
+                guard let text = context.parameters.get("floor"), let level = Int(text), LocationQuery.floors.contains(level)
+                else { return problem(.badRequest, "floor must be an integer, -999 ... 999") }
+                guard let image = d.venue.floors.first(where: { $0.floor == level })?.planImage,
+                    let data = FileManagerReader.read(image)
+                else { return problem(.notFound, "no plan for floor \(level)") }
+                var headers = HTTPFields()
+                headers[.contentType] = StaticFiles.contentType(image)
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            }
+        case .display:
+            let settings = d.hub.settings
+            let displayJSON =
+                "{\"wanderExtentFactor\":\(settings.wanderExtentFactor),"
+                + "\"navigationPointHeightFactor\":\(settings.navigationPointHeightFactor),"
+                + "\"initialZoomScale\":\(settings.initialZoomScale.map { "\($0)" } ?? "null"),"
+                + "\"staleAfterSeconds\":\(settings.staleAfterSeconds)}"
+            return { _, _ in json(displayJSON) }
+        case .locations:
+            return { request, _ in
+                switch LocationQuery.parse(request.uri.queryParameters) {
+                case .failure(let error): return problem(.badRequest, error.description)
+                case .success(let query):
+                    let fixes = d.hub.current.filter(query.matches)
+                    return json("[" + fixes.map(LocationWriter.line).joined(separator: ",") + "]")
+                }
+            }
+        case .feed:
+            return { request, _ in feed(request, hub: d.hub) }
+        case .health:
+            let started = d.clock.now()
+            return { _, _ in
+                let now = d.clock.now()
+                return json(
+                    "{\"status\":\"ok\",\"source\":\(JSONText.quoted(d.sourceName)),"
+                        + "\"sourceStatus\":\(JSONText.quoted(d.source.status.description)),"
+                        + "\"targets\":\(d.hub.targetCount),"
+                        + (d.site.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
+                              + "\"receivers\":\($0.receivers.count)," } ?? "")
+                        + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
+            }
+        case .rooms:
+            return { _, _ in json(RoomsDocument.json(d.rooms)) }
+        case .receivers:
+            return { _, _ in json(ReceiversDocument.json(d.site, now: d.clock.now())) }
+        case .history, .historyGPX, .historyRooms, .historyTargets:
+            return HistoryRoutes.handler(route, store: d.history, hasOrigin: d.venue.origin != nil)
+        case .openAPI:
+            let document = FileManagerReader.read(GatewayResources.openAPIDocument)
+            return { _, _ in
+                guard let document else {
+                    return problem(.internalServerError, "the OpenAPI document is missing from the resource bundle")
+                }
+                var headers = HTTPFields()
+                headers[.contentType] = "application/json"
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: document)))
+            }
+        case .metrics:
+            return { _, _ in
+                d.metrics.targetsTracked.set(Double(d.hub.targetCount))
+                d.metrics.feedSubscribers.set(Double(d.hub.subscriberCount))
+                var headers = HTTPFields()
+                headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: d.metrics.exposition())))
+            }
+        }
+    }
+
+    /// The push feed: `retry`, the current fix of every target, then live events until the hub closes. A HEAD
+    /// request gets the headers only, without subscribing.
+    static func feed(_ request: Request, hub: LocationHub) -> Response {
+        switch LocationQuery.parse(request.uri.queryParameters) {
+        case .failure(let error): return problem(.badRequest, error.description)
+        case .success(let query) where query != LocationQuery(): return problem(.badRequest, "the feed takes no filters")
+        case .success: break
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        guard request.method != .head else {
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await writer.finish(nil) })
+        }
+        let messages = hub.subscribe()
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                for await message in messages { try await writer.write(ByteBuffer(string: message.frame)) }
+                try await writer.finish(nil)
+            })
     }
 
     static func json(_ text: String) -> Response {

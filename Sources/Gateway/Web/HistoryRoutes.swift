@@ -17,71 +17,18 @@ import Positioning
 /// Times are Unix seconds or ISO 8601; a bad parameter is a 400 naming it. Without a history every route is a 404
 /// saying so.
 enum HistoryRoutes {
-    /// A validated history query and its output order.
-    struct Query: Sendable, Hashable {
-        var query = HistoryQuery()
-
-        static func parse(_ parameters: some Sequence<(key: Substring, value: Substring)>, defaultLimit: Int,
-                          maximumLimit: Int, newestFirst: Bool) -> Result<Query, QueryError> {
-            var q = Query()
-            q.query.limit = defaultLimit
-            q.query.newestFirst = newestFirst
-            for (key, value) in parameters {
-                switch key {
-                case "target":
-                    guard !value.isEmpty, value.count <= 128, value.unicodeScalars.allSatisfy({ $0.value >= 0x20 })
-                    else { return .failure(QueryError("target must be 1 ... 128 printable characters")) }
-                    q.query.target = String(value)
-                case "from", "to":
-                    guard let t = time(String(value)) else {
-                        return .failure(QueryError("\(key) must be Unix seconds or an ISO 8601 time, got \"\(value.prefix(64))\""))
-                    }
-                    if key == "from" { q.query.from = t } else { q.query.to = t }
-                case "limit":
-                    guard let n = Int(value), n >= 1, n <= maximumLimit else {
-                        return .failure(QueryError("limit must be 1 ... \(maximumLimit)"))
-                    }
-                    q.query.limit = n
-                case "cursor":
-                    guard let cursor = HistoryCursor(String(value)) else {
-                        return .failure(QueryError("cursor is not one this API gave (its \"next\")"))
-                    }
-                    q.query.cursor = cursor
-                case "order":
-                    switch value {
-                    case "newest": q.query.newestFirst = true
-                    case "oldest": q.query.newestFirst = false
-                    default: return .failure(QueryError("order must be newest or oldest"))
-                    }
-                case "access_token": continue
-                default: return .failure(QueryError("unknown query parameter \"\(key.prefix(64))\""))
-                }
-            }
-            if let from = q.query.from, let to = q.query.to, from > to {
-                return .failure(QueryError("from is after to"))
-            }
-            return .success(q)
-        }
-
-        /// Unix seconds, or an ISO 8601 time with or without fractional seconds.
-        static func time(_ text: String) -> Double? {
-            if let t = Double(text), t.isFinite { return t }
-            return GPXParser.parseTime(text)
-        }
-    }
-
     /// A parsed request: the store and query, or the answer (an error) to give at once.
     enum Parsed {
         case query(HistoryStore, HistoryQuery)
         case answer(Response)
     }
 
-    /// Adds the routes to `router`, reading `store` (nil: the history is off).
-    static func add(to router: Router<BasicRequestContext>, store: HistoryStore?, hasOrigin: Bool) {
+    /// The handler of one of the history's routes, reading `store` (nil: the history is off).
+    static func handler(_ route: GatewayRoute, store: HistoryStore?, hasOrigin: Bool) -> GatewayRouter.Handler {
         @Sendable func parsed(_ request: Request, defaultLimit: Int = 1000, maximumLimit: Int = 10_000,
                               newestFirst: Bool = true) -> Parsed {
             guard let store else { return .answer(GatewayRouter.problem(.notFound, "the history is off (history = off)")) }
-            switch Query.parse(request.uri.queryParameters, defaultLimit: defaultLimit, maximumLimit: maximumLimit,
+            switch HistoryRequest.parse(request.uri.queryParameters, defaultLimit: defaultLimit, maximumLimit: maximumLimit,
                                newestFirst: newestFirst) {
             case .failure(let error): return .answer(GatewayRouter.problem(.badRequest, error.description))
             case .success(let q): return .query(store, q.query)
@@ -91,71 +38,79 @@ enum HistoryRoutes {
             let message = (error as? HistoryError)?.message ?? "\(error)"
             return GatewayRouter.problem(.internalServerError, "the history cannot be read: \(message)")
         }
-        router.get("/api/history") { request, _ in
-            switch parsed(request) {
-            case .answer(let response): return response
-            case .query(let store, let query):
-                do {
-                    let page = try store.fixes(query)
-                    let lines = page.records.map { LocationWriter.line(LocationFix($0)) }
-                    return GatewayRouter.json("{\"fixes\":[" + lines.joined(separator: ",") + "],\"next\":"
-                        + (page.next.map { JSONText.quoted($0.description) } ?? "null") + "}")
-                } catch {
-                    return failed(error)
-                }
-            }
-        }
-        router.get("/api/history.gpx") { request, _ in
-            switch parsed(request, defaultLimit: 10_000, maximumLimit: 100_000, newestFirst: false) {
-            case .answer(let response): return response
-            case .query(let store, let query):
-                guard hasOrigin else {
-                    return GatewayRouter.problem(.conflict, "GPX is WGS84 and the venue has no geographic origin")
-                }
-                do {
-                    let page = try store.fixes(query)
-                    var headers = HTTPFields()
-                    headers[.contentType] = "application/gpx+xml"
-                    headers[.contentDisposition] = "attachment; filename=\"bluedot-history.gpx\""
-                    let text = GPXWriter.document(page.records).text
-                    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
-                } catch {
-                    return failed(error)
-                }
-            }
-        }
-        router.get("/api/history/rooms") { request, _ in
-            switch parsed(request) {
-            case .answer(let response): return response
-            case .query(let store, let query):
-                do {
-                    let page = try store.roomChanges(query)
-                    let items = page.records.map { c in
-                        "{\"target\":\(JSONText.quoted(c.targetID)),\"t\":\(JSONText.fixed(c.timestamp, decimals: 3)),"
-                            + "\"from\":\(c.from.map(JSONText.quoted) ?? "null"),\"to\":\(c.to.map(JSONText.quoted) ?? "null")}"
+        switch route {
+        case .history:
+            return { request, _ in
+                switch parsed(request) {
+                case .answer(let response): return response
+                case .query(let store, let query):
+                    do {
+                        let page = try store.fixes(query)
+                        let lines = page.records.map { LocationWriter.line(LocationFix($0)) }
+                        return GatewayRouter.json("{\"fixes\":[" + lines.joined(separator: ",") + "],\"next\":"
+                            + (page.next.map { JSONText.quoted($0.description) } ?? "null") + "}")
+                    } catch {
+                        return failed(error)
                     }
-                    return GatewayRouter.json("{\"changes\":[" + items.joined(separator: ",") + "],\"next\":"
-                        + (page.next.map { JSONText.quoted($0.description) } ?? "null") + "}")
+                }
+            }
+        case .historyGPX:
+            return { request, _ in
+                switch parsed(request, defaultLimit: 10_000, maximumLimit: 100_000, newestFirst: false) {
+                case .answer(let response): return response
+                case .query(let store, let query):
+                    guard hasOrigin else {
+                        return GatewayRouter.problem(.conflict, "GPX is WGS84 and the venue has no geographic origin")
+                    }
+                    do {
+                        let page = try store.fixes(query)
+                        var headers = HTTPFields()
+                        headers[.contentType] = "application/gpx+xml"
+                        headers[.contentDisposition] = "attachment; filename=\"bluedot-history.gpx\""
+                        let text = GPXWriter.document(page.records).text
+                        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+                    } catch {
+                        return failed(error)
+                    }
+                }
+            }
+        case .historyRooms:
+            return { request, _ in
+                switch parsed(request) {
+                case .answer(let response): return response
+                case .query(let store, let query):
+                    do {
+                        let page = try store.roomChanges(query)
+                        let items = page.records.map { c in
+                            "{\"target\":\(JSONText.quoted(c.targetID)),\"t\":\(JSONText.fixed(c.timestamp, decimals: 3)),"
+                                + "\"from\":\(c.from.map(JSONText.quoted) ?? "null"),\"to\":\(c.to.map(JSONText.quoted) ?? "null")}"
+                        }
+                        return GatewayRouter.json("{\"changes\":[" + items.joined(separator: ",") + "],\"next\":"
+                            + (page.next.map { JSONText.quoted($0.description) } ?? "null") + "}")
+                    } catch {
+                        return failed(error)
+                    }
+                }
+            }
+        case .historyTargets:
+            return { request, _ in
+                guard let store else { return GatewayRouter.problem(.notFound, "the history is off (history = off)") }
+                if let key = request.uri.queryParameters.first(where: { $0.key != "access_token" })?.key {
+                    return GatewayRouter.problem(.badRequest, "unknown query parameter \"\(key.prefix(64))\"")
+                }
+                do {
+                    let targets = try store.targets()
+                    let items = targets.map { t in
+                        "{\"id\":\(JSONText.quoted(t.id)),\"fixes\":\(t.fixes),\"first\":\(JSONText.fixed(t.first, decimals: 3)),"
+                            + "\"last\":\(JSONText.fixed(t.last, decimals: 3))}"
+                    }
+                    return GatewayRouter.json("[" + items.joined(separator: ",") + "]")
                 } catch {
                     return failed(error)
                 }
             }
-        }
-        router.get("/api/history/targets") { request, _ in
-            guard let store else { return GatewayRouter.problem(.notFound, "the history is off (history = off)") }
-            if let key = request.uri.queryParameters.first(where: { $0.key != "access_token" })?.key {
-                return GatewayRouter.problem(.badRequest, "unknown query parameter \"\(key.prefix(64))\"")
-            }
-            do {
-                let targets = try store.targets()
-                let items = targets.map { t in
-                    "{\"id\":\(JSONText.quoted(t.id)),\"fixes\":\(t.fixes),\"first\":\(JSONText.fixed(t.first, decimals: 3)),"
-                        + "\"last\":\(JSONText.fixed(t.last, decimals: 3))}"
-                }
-                return GatewayRouter.json("[" + items.joined(separator: ",") + "]")
-            } catch {
-                return failed(error)
-            }
+        default:
+            preconditionFailure("\(route.rawValue) is not a history route")
         }
     }
 }

@@ -1,8 +1,8 @@
 import Hummingbird
 
-/// Serves the page and Leaflet for GET and HEAD requests outside `/api` and `/metrics`; everything else goes
-/// on to the router. A path that is unsafe or unknown is 404; without Leaflet, `/` is an error page saying what
-/// to install.
+/// Serves the page and Leaflet for GET and HEAD requests outside `/api` and `/metrics`; another method on one of
+/// their files is 405 with `Allow: GET, HEAD`, and everything else goes on to the router. A path that is unsafe or
+/// unknown is 404; without Leaflet, `/` is an error page saying what to install.
 struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
     let files: StaticFiles
 
@@ -10,13 +10,16 @@ struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
-        guard request.method == .get || request.method == .head,
-            !path.hasPrefix("/api/"), path != "/api", path != "/metrics"
-        else { return try await next(request, context) }
-        if path == "/" || path == "/index.html", files.leafletRoot == nil {
+        guard !path.hasPrefix("/api/"), path != "/api", path != "/metrics" else { return try await next(request, context) }
+        let isPage = path == "/" || path == "/index.html"
+        let file = path.hasPrefix("/vendor/leaflet/") ? files.leafletFile(path) : files.pageFile(path)
+        guard request.method == .get || request.method == .head else {
+            guard isPage || file != nil else { return try await next(request, context) }
+            return RouteTableMiddleware<Context>.methodNotAllowed(request.method, allow: "GET, HEAD")
+        }
+        if isPage, files.leafletRoot == nil {
             return Self.respond(status: .serviceUnavailable, Self.missingLeafletPage, type: "text/html; charset=utf-8")
         }
-        let file = path.hasPrefix("/vendor/leaflet/") ? files.leafletFile(path) : files.pageFile(path)
         guard let file else {
             return Self.respond(status: .notFound, "not found\n", type: "text/plain; charset=utf-8")
         }

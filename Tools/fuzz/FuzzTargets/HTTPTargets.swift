@@ -1,6 +1,7 @@
 import Gateway
 
-/// The request parsing the web server does itself: static file paths and API query parameters.
+/// The request parsing the web server does itself: static file paths and the API's query parameters (locations
+/// and the history).
 enum HTTPTargets {
     /// The first line is a request path, the rest a query string (`a=1&b=2`, split as a server splits it).
     static func request(_ bytes: [UInt8]) {
@@ -19,7 +20,16 @@ enum HTTPTargets {
             return (pair[..<equals], pair[pair.index(after: equals)...])
         }
         if case .success(let q) = LocationQuery.parse(parameters) {
-            check(q.target.map { !$0.isEmpty && $0.count <= 128 } ?? true, "a bad target passed")
+            check(q.target.map { !$0.isEmpty && $0.unicodeScalars.count <= 128 } ?? true, "a bad target passed")
+            check(q.floor.map { abs($0) < 1000 } ?? true, "a bad floor passed")
+        }
+        if case .success(let h) = HistoryRequest.parse(parameters, defaultLimit: 1000, maximumLimit: 10_000,
+                                                       newestFirst: true) {
+            let q = h.query
+            check((1...10_000).contains(q.limit), "a bad limit passed")
+            check(q.from.map { $0.isFinite } ?? true, "a bad from passed")
+            check(q.to.map { $0.isFinite } ?? true, "a bad to passed")
+            if let from = q.from, let to = q.to { check(from <= to, "from after to passed") }
         }
     }
 }
