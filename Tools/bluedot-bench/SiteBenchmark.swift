@@ -68,19 +68,11 @@ enum SiteBenchmark {
                      Double(count) / total, count, total))
 
         // The broker.
-        let port = try freePort()
-        let configuration = directory.appendingPathComponent("mosquitto.conf")
-        try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\n"
-            .write(to: configuration, atomically: true, encoding: .utf8)
-        let broker = Process()
-        broker.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        broker.arguments = ["-c", configuration.path]
-        broker.standardError = FileHandle.nullDevice
-        broker.standardOutput = FileHandle.nullDevice
-        try broker.run()
-        defer { kill(broker.processIdentifier, SIGKILL) }
+        let broker = try SiteBroker(directory: directory)
+        try broker.start()
+        defer { broker.kill() }
         try await Task.sleep(for: .milliseconds(300))
-        let url = "mqtt://127.0.0.1:\(port)"
+        let url = broker.url
 
         // The solver.
         // The daemon keeps its history as a service does (a fresh file per run, not the user's state directory).
@@ -88,10 +80,8 @@ enum SiteBenchmark {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: history + suffix) }
         let solver = Process()
         solver.executableURL = URL(fileURLWithPath: o.binary)
-        solver.arguments = [
-            "run", "--mqtt", url, "--site", "bench", "--venue", venuePath, "--mode", "tag", "--listen", "127.0.0.1:0",
-            "--reorder-window", "\(o.window)", "--log-level", "notice", "--history", history,
-        ]
+        solver.arguments = solverArguments(url: url, site: "bench", venue: venuePath, window: o.window)
+            + ["--history", history]
         let logPipe = Pipe()
         solver.standardError = logPipe
         solver.standardOutput = FileHandle.nullDevice
@@ -129,7 +119,8 @@ enum SiteBenchmark {
         // Publish in real time: every 100 ms each receiver's sightings of the last 100 ms.
         let start = SystemClock().now() + 0.2
         let pid = solver.processIdentifier
-        var next = 0, sequence: [String: Int] = [:], published = 0
+        var feed = SiteFeed(site: "bench", publisher: publisher, whenDown: .wait)
+        var next = 0
         var cpu0 = 0.0, wall0 = 0.0, peakRSS = 0, measuring = false, lastSample = 0.0
         let end = start + o.warmup + o.seconds
         var tick = start
@@ -137,27 +128,14 @@ enum SiteBenchmark {
             tick += 0.1
             try await SystemClock().sleep(until: tick)
             let now = SystemClock().now()
-            var byReceiver: [String: [SightingBatch.Sighting]] = [:]
+            var due: [Observation] = []
             while next < observations.count, start + observations[next].t <= now {
-                let ob = observations[next]
-                byReceiver[ob.anchor, default: []].append(.init(t: start + ob.t, id: ob.target, rssi: ob.rssiDBm))
+                var ob = observations[next]
+                ob.t += start
+                due.append(ob)
                 next += 1
             }
-            for (receiver, sightings) in byReceiver {
-                var offset = 0
-                while offset < sightings.count {
-                    let chunk = Array(sightings[offset..<min(sightings.count, offset + SightingBatch.maximumSightings)])
-                    offset += chunk.count
-                    let seq = sequence[receiver, default: 0]
-                    sequence[receiver] = seq + 1
-                    let batch = SightingBatch(receiver: receiver, sequence: seq, clock: now, sightings: chunk)
-                    while publisher.publish(MQTTMessage(topic: "bluedot/bench/sightings/\(receiver)",
-                                                        payload: batch.encoded())) != .sent {
-                        try await Task.sleep(for: .milliseconds(1))
-                    }
-                    published += chunk.count
-                }
-            }
+            try await feed.publish(due, clock: now)
             if !measuring, now >= start + o.warmup {
                 measuring = true
                 cpu0 = GatewayBenchmark.cpuSeconds(pid)
@@ -169,6 +147,7 @@ enum SiteBenchmark {
                 peakRSS = max(peakRSS, GatewayBenchmark.residentKiB(pid))
             }
         }
+        let published = feed.published
         let wall = SystemClock().now() - wall0
         let cpu = GatewayBenchmark.cpuSeconds(pid) - cpu0
         try await Task.sleep(for: .seconds(1))
@@ -214,6 +193,14 @@ enum SiteBenchmark {
         guard let o0 = offsets.first, let o1 = offsets.last, let j = jitters.last, let l = late.last else { return "-" }
         return String(format: "%d receivers: clock offsets %.1f ... %.1f ms, largest jitter %.1f ms, late per receiver up to %d",
                       receivers.count, 1000 * o0, 1000 * o1, 1000 * j, l)
+    }
+
+    /// `bluedot run` as a site's solver on `url`, listening on a free loopback port, logging notices.
+    static func solverArguments(url: String, site: String, venue: String, window: Double) -> [String] {
+        [
+            "run", "--mqtt", url, "--site", site, "--venue", venue, "--mode", "tag", "--listen", "127.0.0.1:0",
+            "--reorder-window", "\(window)", "--log-level", "notice",
+        ]
     }
 
     /// The `t` of a location-format object (`{"t": 123.456, ...`).

@@ -30,6 +30,13 @@ case "gateway":
     await GatewayBenchmark.run(Array(arguments.dropFirst()))
 case "site":
     await SiteBenchmark.run(Array(arguments.dropFirst()))
+case "soak":
+    do {
+        try await SoakBenchmark.run(Array(arguments.dropFirst()))
+    } catch {
+        FileHandle.standardError.write(Data("bluedot-bench soak: \(error)\n".utf8))
+        exit(1)
+    }
 default:
     print("usage: bluedot-bench positioning [--observations N] [--targets N] [--anchors N]")
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
@@ -39,5 +46,9 @@ default:
     print("       bluedot-bench latency [--seconds S] [--pace X] [--seed N]")
     print("       bluedot-bench gateway [--binary PATH] [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ]")
     print("       bluedot-bench site [--binary PATH] [--receivers N] [--tags N] [--seconds S] [--warmup S] [--rates HZ,HZ] [--window S]")
+    print("       bluedot-bench soak [--binary PATH] [--minutes M] [--rate PER_S] [--tags N] [--receivers N] [--broker-interval S]")
+    print("                          [--broker-down S] [--world-interval S] [--world-down S] [--sample S] [--limit S]")
+    print("                          [--python PATH] [--world PY] [--world-config JSON] [--scratch DIR] [--summary FILE]")
+    print("                          [--solver-option FLAG ...]")
     exit(arguments.isEmpty ? 0 : 2)
 }
