@@ -228,7 +228,7 @@ let package = Package(
             name: "bluedot-bench",
             dependencies: [
                 "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "LocationDisplay", "BeaconLocation", "BlueDotCore",
-                "Site", "History", .product(name: "Logging", package: "swift-log"),
+                "Site", "History", "Gateway", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/bluedot-bench",
             swiftSettings: strict

@@ -60,17 +60,14 @@ public struct BDAddress: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// `AA:BB:CC:DD:EE:FF`, most significant byte first, upper-case hex.
-    public var description: String {
-        let digits: [Character] = Array("0123456789ABCDEF")
-        var text = ""
-        text.reserveCapacity(17)
+    public var description: String { HexText.text(capacity: 17) { appendDescription(to: &$0) } }
+
+    /// Appends `AA:BB:CC:DD:EE:FF` (or `aa:bb:...` with `uppercase: false`).
+    public func appendDescription(uppercase: Bool = true, to out: inout [UInt8]) {
         for k in (0..<Self.byteCount).reversed() {
-            let byte = Int(truncatingIfNeeded: rawValue >> (8 * UInt64(k))) & 0xFF
-            text.append(digits[byte >> 4])
-            text.append(digits[byte & 0x0F])
-            if k > 0 { text.append(":") }
+            HexText.append(byte: UInt8(truncatingIfNeeded: rawValue >> (8 * UInt64(k))), uppercase: uppercase, to: &out)
+            if k > 0 { out.append(UInt8(ascii: ":")) }
         }
-        return text
     }
 
     /// Orders addresses by their integer value.

@@ -72,28 +72,32 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
     public var littleEndianBytes: [UInt8] { bigEndianBytes.reversed() }
 
     /// The 32 lower-case hex digits without dashes.
-    public var hexDigits: String { Self.hex(high, digits: 16) + Self.hex(low, digits: 16) }
+    public var hexDigits: String { HexText.text(capacity: 32) { appendHexDigits(to: &$0) } }
+
+    /// Appends the 32 lower-case hex digits.
+    public func appendHexDigits(to out: inout [UInt8]) {
+        HexText.append(high, digits: 16, to: &out)
+        HexText.append(low, digits: 16, to: &out)
+    }
 
     /// The 8-4-4-4-12 lower-case form, such as `f7826da6-4fa2-4e98-8024-bc5b71e0893e`.
-    public var description: String {
-        let h = hexDigits.utf8
-        var out = [UInt8]()
-        out.reserveCapacity(36)
-        for (k, digit) in h.enumerated() {
-            if k == 8 || k == 12 || k == 16 || k == 20 { out.append(UInt8(ascii: "-")) }
-            out.append(digit)
-        }
-        return String(decoding: out, as: UTF8.self)
+    public var description: String { HexText.text(capacity: 36) { appendDescription(to: &$0) } }
+
+    /// Appends the 8-4-4-4-12 lower-case form.
+    public func appendDescription(to out: inout [UInt8]) {
+        HexText.append(high >> 32, digits: 8, to: &out)
+        out.append(UInt8(ascii: "-"))
+        HexText.append(high >> 16, digits: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        HexText.append(high, digits: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        HexText.append(low >> 48, digits: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        HexText.append(low, digits: 12, to: &out)
     }
 
     public static func < (a: BluetoothUUID, b: BluetoothUUID) -> Bool {
         (a.high, a.low) < (b.high, b.low)
-    }
-
-    /// Lower-case hex of `value`, zero-padded to `digits`.
-    static func hex(_ value: UInt64, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: false)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     static func nibble(_ c: UInt8) -> UInt8? {

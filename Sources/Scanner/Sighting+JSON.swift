@@ -8,49 +8,74 @@ extension Sighting {
     ///
     /// `t` is Unix seconds with 6 decimals; `rssi` is left out when the controller did not measure it.
     public var jsonLine: String {
-        var json = JSONObjectWriter()
-        json.raw("t", JSONText.fixed(timestamp, decimals: 6))
-        json.string("address", address.description)
-        json.string("addressType", Self.name(of: addressType))
-        if let rssiDBm { json.raw("rssi", String(rssiDBm)) }
-        if let txPowerDBm { json.raw("txPower", String(txPowerDBm)) }
-        json.string("id", id)
-        if dataStatus != .complete { json.string("dataStatus", dataStatus.description) }
-        if let beacon { json.raw("beacon", Self.json(of: beacon)) }
-        return json.finish()
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        appendJSON(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `jsonLine` (no newline) to UTF-8 bytes: the output path of `scan` and `decode`.
+    public func appendJSON(to out: inout [UInt8]) {
+        JSONObjectWriter.append(to: &out) { json in
+            json.fixed("t", timestamp, decimals: 6)
+            json.value("address") { out in
+                out.append(UInt8(ascii: "\""))
+                address.appendDescription(to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            json.string("addressType", Self.name(of: addressType))
+            if let rssiDBm { json.integer("rssi", rssiDBm) }
+            if let txPowerDBm { json.integer("txPower", txPowerDBm) }
+            json.value("id") { out in
+                out.append(UInt8(ascii: "\""))
+                appendID(to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            if dataStatus != .complete { json.string("dataStatus", dataStatus.description) }
+            if let beacon { json.value("beacon") { Self.appendJSON(of: beacon, to: &$0) } }
+        }
     }
 
     /// The beacon object: `type`, then the frame's decoded fields.
     static func json(of beacon: Beacon) -> String {
-        var json = JSONObjectWriter()
-        json.string("type", beacon.type)
-        switch beacon {
-        case let .iBeacon(frame):
-            json.string("uuid", frame.proximityUUID.description.lowercased())
-            json.raw("major", String(frame.major))
-            json.raw("minor", String(frame.minor))
-            json.raw("measuredPower", String(frame.measuredPowerDBm))
-        case let .eddystoneUID(frame):
-            json.string("namespace", hex(frame.namespace))
-            json.string("instance", hex(frame.instance))
-            json.raw("txPower", String(frame.txPowerAt0mDBm))
-        case let .eddystoneURL(frame):
-            json.string("url", frame.url)
-            json.raw("txPower", String(frame.txPowerAt0mDBm))
-        case let .eddystoneTLM(.unencrypted(telemetry)):
-            json.raw("battery", String(telemetry.batteryMillivolts))
-            json.raw("temperature", telemetry.temperatureCelsius.map { String($0) } ?? "null")
-            json.raw("advCount", String(telemetry.advertisingPDUCount))
-            json.raw("uptime", String(telemetry.timeSinceBootSeconds))
-        case let .eddystoneTLM(.encrypted(data)):
-            json.string("encrypted", hex(data))
-        case let .altBeacon(frame):
-            json.string("id1", hex(frame.id1.bigEndianBytes))
-            json.raw("id2", String(frame.id2))
-            json.raw("id3", String(frame.id3))
-            json.raw("referenceRSSI", String(frame.referenceRSSIDBm))
+        HexText.text(capacity: 128) { appendJSON(of: beacon, to: &$0) }
+    }
+
+    /// Appends the beacon object.
+    static func appendJSON(of beacon: Beacon, to out: inout [UInt8]) {
+        JSONObjectWriter.append(to: &out) { json in
+            json.string("type", beacon.type)
+            switch beacon {
+            case let .iBeacon(frame):
+                json.value("uuid") { out in
+                    out.append(UInt8(ascii: "\""))
+                    frame.proximityUUID.appendDescription(to: &out)
+                    out.append(UInt8(ascii: "\""))
+                }
+                json.integer("major", Int(frame.major))
+                json.integer("minor", Int(frame.minor))
+                json.integer("measuredPower", Int(frame.measuredPowerDBm))
+            case let .eddystoneUID(frame):
+                json.string("namespace", hex(frame.namespace))
+                json.string("instance", hex(frame.instance))
+                json.integer("txPower", Int(frame.txPowerAt0mDBm))
+            case let .eddystoneURL(frame):
+                json.string("url", frame.url)
+                json.integer("txPower", Int(frame.txPowerAt0mDBm))
+            case let .eddystoneTLM(.unencrypted(telemetry)):
+                json.integer("battery", Int(telemetry.batteryMillivolts))
+                json.raw("temperature", telemetry.temperatureCelsius.map { String($0) } ?? "null")
+                json.integer("advCount", Int(telemetry.advertisingPDUCount))
+                json.integer("uptime", Int(telemetry.timeSinceBootSeconds))
+            case let .eddystoneTLM(.encrypted(data)):
+                json.string("encrypted", hex(data))
+            case let .altBeacon(frame):
+                json.string("id1", hex(frame.id1.bigEndianBytes))
+                json.integer("id2", Int(frame.id2))
+                json.integer("id3", Int(frame.id3))
+                json.integer("referenceRSSI", Int(frame.referenceRSSIDBm))
+            }
         }
-        return json.finish()
     }
 
     /// `public`, `random`, `public-identity`, `random-identity`, `anonymous`, or `0xNN` for reserved values.
@@ -67,14 +92,6 @@ extension Sighting {
 
     /// Lower-case hex digits, two per byte.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        HexText.string(bytes)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -62,11 +62,22 @@ public struct Sighting: Sendable, Hashable {
     ///
     /// Built when asked for, so that decoding does not pay for strings nobody reads.
     public var id: String {
-        beacon?.id ?? Self.macID(address)
+        HexText.text { appendID(to: &$0) }
+    }
+
+    /// Appends the canonical id as UTF-8.
+    public func appendID(to out: inout [UInt8]) {
+        if let beacon, beacon.appendID(to: &out) { return }
+        Self.appendMacID(address, to: &out)
     }
 
     /// `mac:aa:bb:cc:dd:ee:ff`: the canonical id of an advertiser that is not a known beacon.
     public static func macID(_ address: BDAddress) -> String {
-        "mac:" + address.description.lowercased()
+        HexText.text(capacity: 21) { appendMacID(address, to: &$0) }
+    }
+
+    private static func appendMacID(_ address: BDAddress, to out: inout [UInt8]) {
+        out.append(contentsOf: "mac:".utf8)
+        address.appendDescription(uppercase: false, to: &out)
     }
 }

@@ -28,7 +28,9 @@ struct DecodeCommand: ParsableCommand {
             while let record = try cursor.next() {
                 records += 1
                 guard let packet = record.packet else { continue }
-                decoder.decode(packet, timestamp: record.unixSeconds) { output.write($0.jsonLine) }
+                decoder.decode(packet, timestamp: record.unixSeconds) { sighting in
+                    output.write { sighting.appendJSON(to: &$0) }
+                }
             }
         } catch {
             stoppedBy = error

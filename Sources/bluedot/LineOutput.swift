@@ -18,8 +18,13 @@ final class LineOutput: Sendable {
 
     /// Appends `line` and a newline.
     func write(_ line: String) {
+        write { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Appends what `line` writes into the buffer (UTF-8, no newline) and a newline: a line costs no `String`.
+    func write(_ line: (inout [UInt8]) -> Void) {
         buffer.withLock { buffer in
-            buffer.append(contentsOf: line.utf8)
+            line(&buffer)
             buffer.append(0x0A)
             if flushEachLine || buffer.count >= 1 << 16 { drain(&buffer) }
         }

@@ -91,7 +91,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         logger.info("starting", metadata: ["transport": "\(link.name)"])
         do {
-            try await scanner.run { output.write($0.jsonLine) }
+            try await scanner.run { sighting in output.write { sighting.appendJSON(to: &$0) } }
         } catch {
             logger.info("statistics", metadata: ["summary": "\(scanner.statistics.summary)"])
             StandardError.write("bluedot scan: \(error)")

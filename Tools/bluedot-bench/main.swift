@@ -24,6 +24,8 @@ case "history":
     orExit("history") { try HistoryBenchmark.run($0) }
 case "decode":
     orExit("decode") { try DecodeBenchmark.run($0) }
+case "json":
+    orExit("json") { try JSONBenchmark.run($0) }
 case "latency":
     await LatencyBenchmark.run(Array(arguments.dropFirst()))
 case "gateway":
@@ -43,6 +45,7 @@ default:
     print("       bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S]")
     print("       bluedot-bench history [--tags N] [--rate HZ] [--seconds S] [--fixes N] [--path FILE]")
     print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")
+    print("       bluedot-bench json [--items N] [--rounds N] [--binary PATH] [--reports N]")
     print("       bluedot-bench latency [--seconds S] [--pace X] [--seed N]")
     print("       bluedot-bench gateway [--binary PATH] [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ]")
     print("       bluedot-bench site [--binary PATH] [--receivers N] [--tags N] [--seconds S] [--warmup S] [--rates HZ,HZ] [--window S]")

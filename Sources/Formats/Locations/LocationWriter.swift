@@ -9,32 +9,74 @@ import Positioning
 public enum LocationWriter {
     /// One line, without its newline.
     public static func line(_ fix: LocationFix) -> String {
-        var s = "{\"t\": " + JSONText.fixed(fix.t, decimals: 3)
-        s += ", \"target\": " + JSONText.quoted(fix.target)
-        s += ", \"x\": " + JSONText.fixed(fix.x, decimals: 3)
-        s += ", \"y\": " + JSONText.fixed(fix.y, decimals: 3)
-        if let z = fix.z { s += ", \"z\": " + JSONText.fixed(z, decimals: 3) }
-        if let floor = fix.floor { s += ", \"floor\": \(floor)" }
-        s += ", \"horizontalAccuracy\": " + JSONText.fixed(fix.horizontalAccuracy, decimals: 3)
-        if let v = fix.verticalAccuracy { s += ", \"verticalAccuracy\": " + JSONText.fixed(v, decimals: 3) }
-        if let speed = fix.speed { s += ", \"speed\": " + JSONText.fixed(speed, decimals: 3) }
-        if let course = fix.course { s += ", \"course\": " + JSONText.fixed(course, decimals: 1) }
-        s += ", \"lastKnown\": " + (fix.lastKnown ? "true" : "false")
-        s += ", \"anchors\": \(fix.anchors)"
-        if let lat = fix.latitude { s += ", \"lat\": " + JSONText.fixed(lat, decimals: 7) }
-        if let lon = fix.longitude { s += ", \"lon\": " + JSONText.fixed(lon, decimals: 7) }
-        if let room = fix.room { s += ", \"room\": " + JSONText.quoted(room) }
-        if let p = fix.roomProbability { s += ", \"roomProbability\": " + JSONText.fixed(p, decimals: 3) }
-        return s + "}"
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        append(fix, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends one line, without its newline, as UTF-8: the form every output that sends bytes uses (the feed,
+    /// MQTT, files), with no `String` in between.
+    public static func append(_ fix: LocationFix, to out: inout [UInt8]) {
+        JSONText.append("{\"t\": ", to: &out)
+        JSONText.appendFixed(fix.t, decimals: 3, to: &out)
+        JSONText.append(", \"target\": ", to: &out)
+        JSONText.appendQuoted(fix.target, to: &out)
+        JSONText.append(", \"x\": ", to: &out)
+        JSONText.appendFixed(fix.x, decimals: 3, to: &out)
+        JSONText.append(", \"y\": ", to: &out)
+        JSONText.appendFixed(fix.y, decimals: 3, to: &out)
+        if let z = fix.z {
+            JSONText.append(", \"z\": ", to: &out)
+            JSONText.appendFixed(z, decimals: 3, to: &out)
+        }
+        if let floor = fix.floor {
+            JSONText.append(", \"floor\": ", to: &out)
+            JSONText.appendInteger(floor, to: &out)
+        }
+        JSONText.append(", \"horizontalAccuracy\": ", to: &out)
+        JSONText.appendFixed(fix.horizontalAccuracy, decimals: 3, to: &out)
+        if let v = fix.verticalAccuracy {
+            JSONText.append(", \"verticalAccuracy\": ", to: &out)
+            JSONText.appendFixed(v, decimals: 3, to: &out)
+        }
+        if let speed = fix.speed {
+            JSONText.append(", \"speed\": ", to: &out)
+            JSONText.appendFixed(speed, decimals: 3, to: &out)
+        }
+        if let course = fix.course {
+            JSONText.append(", \"course\": ", to: &out)
+            JSONText.appendFixed(course, decimals: 1, to: &out)
+        }
+        JSONText.append(fix.lastKnown ? ", \"lastKnown\": true" : ", \"lastKnown\": false", to: &out)
+        JSONText.append(", \"anchors\": ", to: &out)
+        JSONText.appendInteger(fix.anchors, to: &out)
+        if let lat = fix.latitude {
+            JSONText.append(", \"lat\": ", to: &out)
+            JSONText.appendFixed(lat, decimals: 7, to: &out)
+        }
+        if let lon = fix.longitude {
+            JSONText.append(", \"lon\": ", to: &out)
+            JSONText.appendFixed(lon, decimals: 7, to: &out)
+        }
+        if let room = fix.room {
+            JSONText.append(", \"room\": ", to: &out)
+            JSONText.appendQuoted(room, to: &out)
+        }
+        if let p = fix.roomProbability {
+            JSONText.append(", \"roomProbability\": ", to: &out)
+            JSONText.appendFixed(p, decimals: 3, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Lines for many fixes, each ending in `\n`.
     public static func text(_ fixes: some Sequence<LocationFix>) -> String {
-        var out = ""
+        var out: [UInt8] = []
         for fix in fixes {
-            out += line(fix)
-            out += "\n"
+            append(fix, to: &out)
+            out.append(UInt8(ascii: "\n"))
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -69,34 +69,26 @@ public struct SightingBatch: Sendable, Hashable {
         out.append(contentsOf: #"{"v":1,"receiver":"#.utf8)
         JSONText.appendQuoted(receiver, to: &out)
         out.append(contentsOf: #","seq":"#.utf8)
-        out.append(contentsOf: String(sequence).utf8)
+        JSONText.appendInteger(sequence, to: &out)
         out.append(contentsOf: #","clock":"#.utf8)
-        out.append(contentsOf: JSONText.fixed(clock, decimals: 3).utf8)
+        JSONText.appendFixed(clock, decimals: 3, to: &out)
         out.append(contentsOf: #","sightings":["#.utf8)
         for (i, s) in sightings.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"t":"#.utf8)
-            out.append(contentsOf: JSONText.fixed(s.t, decimals: 3).utf8)
+            JSONText.appendFixed(s.t, decimals: 3, to: &out)
             out.append(contentsOf: #","id":"#.utf8)
             JSONText.appendQuoted(s.id, to: &out)
             out.append(contentsOf: #","rssi":"#.utf8)
-            Self.appendNumber(s.rssi, to: &out)
+            JSONText.appendCompact(s.rssi, to: &out)
             if let tx = s.txPower {
                 out.append(contentsOf: #","txPower":"#.utf8)
-                Self.appendNumber(tx, to: &out)
+                JSONText.appendCompact(tx, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: "]}".utf8)
         return out
-    }
-
-    private static func appendNumber(_ x: Double, to out: inout [UInt8]) {
-        if x == x.rounded(), abs(x) < 1e9 {
-            out.append(contentsOf: String(Int(x)).utf8)
-        } else {
-            out.append(contentsOf: JSONText.shortest(x).utf8)
-        }
     }
 
     /// Reads a batch; `maximumBytes` bounds what is parsed at all. Errors name the field

@@ -19,6 +19,9 @@ public struct FeedMessage: Sendable, Hashable {
 
     /// The complete SSE frame (`GET /api/feed`).
     public var frame: String { event.frame(id: id) }
+
+    /// The SSE frame as UTF-8.
+    public var frameBytes: [UInt8] { event.frameBytes(id: id) }
 }
 
 /// One event of the push feed (`GET /api/feed`, server-sent events).
@@ -55,43 +58,104 @@ public enum FeedEvent: Sendable, Hashable {
 
     /// The event's JSON object (one line).
     public var json: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(384)
+        appendJSON(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the event's JSON object as UTF-8.
+    public func appendJSON(to out: inout [UInt8]) {
         switch self {
         case .fix(let fix, let drawing, let reportedAt):
-            var text = "{\"fix\":\(LocationWriter.line(fix)),\"display\":\(Self.json(drawing))"
-            if let reportedAt { text += ",\"reportedAt\":\(Self.number(reportedAt, decimals: 6))" }
-            return text + "}"
+            JSONText.append("{\"fix\":", to: &out)
+            LocationWriter.append(fix, to: &out)
+            JSONText.append(",\"display\":", to: &out)
+            Self.append(drawing, to: &out)
+            if let reportedAt {
+                JSONText.append(",\"reportedAt\":", to: &out)
+                Self.appendNumber(reportedAt, decimals: 6, to: &out)
+            }
         case .display(let target, let drawing):
-            return "{\"target\":\(JSONText.quoted(target)),\"display\":\(Self.json(drawing))}"
+            JSONText.append("{\"target\":", to: &out)
+            JSONText.appendQuoted(target, to: &out)
+            JSONText.append(",\"display\":", to: &out)
+            Self.append(drawing, to: &out)
         case .removed(let target):
-            return "{\"target\":\(JSONText.quoted(target))}"
+            JSONText.append("{\"target\":", to: &out)
+            JSONText.appendQuoted(target, to: &out)
         case .enter(let target, let room, let t), .leave(let target, let room, let t):
-            return "{\"target\":\(JSONText.quoted(target)),\"room\":\(JSONText.quoted(room)),\"t\":\(Self.number(t, decimals: 3))}"
+            JSONText.append("{\"target\":", to: &out)
+            JSONText.appendQuoted(target, to: &out)
+            JSONText.append(",\"room\":", to: &out)
+            JSONText.appendQuoted(room, to: &out)
+            JSONText.append(",\"t\":", to: &out)
+            Self.appendNumber(t, decimals: 3, to: &out)
         case .status(let status):
-            return "{\"status\":\(JSONText.quoted(status.description))}"
+            JSONText.append("{\"status\":", to: &out)
+            JSONText.appendQuoted(status.description, to: &out)
         }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// The complete SSE frame: `id`, `event` and `data` lines and the blank line ending it.
     public func frame(id: UInt64) -> String {
-        "id: \(id)\nevent: \(name)\ndata: \(json)\n\n"
+        String(decoding: frameBytes(id: id), as: UTF8.self)
+    }
+
+    /// The SSE frame as UTF-8, what the feed's connections write.
+    public func frameBytes(id: UInt64) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(448)
+        JSONText.append("id: ", to: &out)
+        JSONText.appendInteger(Int(truncatingIfNeeded: id), to: &out)
+        JSONText.append("\nevent: ", to: &out)
+        out.append(contentsOf: name.utf8)
+        JSONText.append("\ndata: ", to: &out)
+        appendJSON(to: &out)
+        JSONText.append("\n\n", to: &out)
+        return out
     }
 
     /// A drawing state as a JSON object.
     static func json(_ d: DotDrawing) -> String {
-        var text = "{\"symbol\":\"\(d.symbol)\",\"accuracy\":\(number(d.accuracyMeters, decimals: 2))"
-        if let rotation = d.rotationDegrees { text += ",\"rotation\":\(number(rotation, decimals: 1))" }
-        text += ",\"navigationRotation\":\(number(d.navigationRotationDegrees, decimals: 1))"
-        return text + ",\"ping\":\(d.ping),\"pingSequence\":\(d.pingSequence)}"
+        var out: [UInt8] = []
+        append(d, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends a drawing state as a JSON object.
+    static func append(_ d: DotDrawing, to out: inout [UInt8]) {
+        JSONText.append("{\"symbol\":", to: &out)
+        JSONText.appendQuoted(d.symbol, to: &out)
+        JSONText.append(",\"accuracy\":", to: &out)
+        appendNumber(d.accuracyMeters, decimals: 2, to: &out)
+        if let rotation = d.rotationDegrees {
+            JSONText.append(",\"rotation\":", to: &out)
+            appendNumber(rotation, decimals: 1, to: &out)
+        }
+        JSONText.append(",\"navigationRotation\":", to: &out)
+        appendNumber(d.navigationRotationDegrees, decimals: 1, to: &out)
+        JSONText.append(d.ping ? ",\"ping\":true" : ",\"ping\":false", to: &out)
+        JSONText.append(",\"pingSequence\":", to: &out)
+        JSONText.appendInteger(d.pingSequence, to: &out)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// A finite number with at most `decimals` decimals, trailing zeros dropped.
     static func number(_ x: Double, decimals: Int) -> String {
-        guard x.isFinite else { return "null" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (x * scale).rounded() / scale
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-        return "\(rounded)"
+        var out: [UInt8] = []
+        appendNumber(x, decimals: decimals, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `number(x, decimals:)`: `JSONText`'s fixed form without its trailing zeros (and point).
+    static func appendNumber(_ x: Double, decimals: Int, to out: inout [UInt8]) {
+        let start = out.count
+        JSONText.appendFixed(x, decimals: decimals, to: &out)
+        guard decimals > 0, x.isFinite, out[start...].contains(UInt8(ascii: ".")) else { return }
+        while out.last == UInt8(ascii: "0") { out.removeLast() }
+        if out.last == UInt8(ascii: ".") { out.removeLast() }
     }
 }
 

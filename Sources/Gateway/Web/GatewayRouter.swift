@@ -178,7 +178,7 @@ public enum GatewayRouter {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                for await message in messages { try await writer.write(ByteBuffer(string: message.frame)) }
+                for await message in messages { try await writer.write(ByteBuffer(bytes: message.frameBytes)) }
                 try await writer.finish(nil)
             })
     }

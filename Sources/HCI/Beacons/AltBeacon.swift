@@ -65,5 +65,15 @@ public struct AltBeacon: Sendable, Hashable {
     public var adStructure: ADStructure { .manufacturerData(companyID: companyID, data: manufacturerData) }
 
     /// The canonical id `altbeacon:<id1, 32 hex>:<id2>:<id3>` (formats.md), id2 and id3 in decimal.
-    public var canonicalID: String { "altbeacon:\(id1.hexDigits):\(id2):\(id3)" }
+    public var canonicalID: String { HexText.text { appendCanonicalID(to: &$0) } }
+
+    /// Appends the canonical id.
+    public func appendCanonicalID(to out: inout [UInt8]) {
+        out.append(contentsOf: "altbeacon:".utf8)
+        id1.appendHexDigits(to: &out)
+        out.append(UInt8(ascii: ":"))
+        HexText.appendDecimal(UInt64(id2), to: &out)
+        out.append(UInt8(ascii: ":"))
+        HexText.appendDecimal(UInt64(id3), to: &out)
+    }
 }

@@ -36,6 +36,17 @@ public enum Beacon: Sendable, Hashable {
         }
     }
 
+    /// Appends the canonical id and returns true; false, with nothing appended, when the frame carries none.
+    public func appendID(to out: inout [UInt8]) -> Bool {
+        switch self {
+        case let .iBeacon(frame): frame.appendCanonicalID(to: &out)
+        case let .eddystoneUID(frame): frame.appendCanonicalID(to: &out)
+        case let .altBeacon(frame): frame.appendCanonicalID(to: &out)
+        case .eddystoneURL, .eddystoneTLM: return false
+        }
+        return true
+    }
+
     /// Whether the frame carries an id of its own (`id` is not nil), without building the id string.
     public var hasCanonicalID: Bool {
         switch self {

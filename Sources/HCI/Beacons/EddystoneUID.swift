@@ -52,19 +52,13 @@ public struct EddystoneUID: Sendable, Hashable {
     public var adStructure: ADStructure { .serviceData16(uuid: Eddystone.serviceUUID, data: serviceData) }
 
     /// The canonical id `eddystone:<namespace, 20 hex>:<instance, 12 hex>` (formats.md).
-    public var canonicalID: String { "eddystone:\(Self.hex(namespace)):\(Self.hex(instance))" }
-}
+    public var canonicalID: String { HexText.text { appendCanonicalID(to: &$0) } }
 
-extension EddystoneUID {
-    /// Lower-case hex of bytes, two digits each.
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+    /// Appends the canonical id.
+    public func appendCanonicalID(to out: inout [UInt8]) {
+        out.append(contentsOf: "eddystone:".utf8)
+        HexText.append(bytes: namespace, to: &out)
+        out.append(UInt8(ascii: ":"))
+        HexText.append(bytes: instance, to: &out)
     }
 }
-

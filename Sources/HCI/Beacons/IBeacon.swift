@@ -65,5 +65,15 @@ public struct IBeacon: Sendable, Hashable {
     }
 
     /// The canonical id `ibeacon:<uuid>:<major>:<minor>` (formats.md).
-    public var canonicalID: String { "ibeacon:\(proximityUUID):\(major):\(minor)" }
+    public var canonicalID: String { HexText.text { appendCanonicalID(to: &$0) } }
+
+    /// Appends the canonical id.
+    public func appendCanonicalID(to out: inout [UInt8]) {
+        out.append(contentsOf: "ibeacon:".utf8)
+        proximityUUID.appendDescription(to: &out)
+        out.append(UInt8(ascii: ":"))
+        HexText.appendDecimal(UInt64(major), to: &out)
+        out.append(UInt8(ascii: ":"))
+        HexText.appendDecimal(UInt64(minor), to: &out)
+    }
 }

@@ -51,8 +51,10 @@ public final class LocationPublisher: LocationSourceObserver, Sendable {
                 stats.badTopic += 1
                 continue
             }
-            let line = LocationWriter.line(LocationFix(location))
-            let message = MQTTMessage(topic: topics.location(target: location.targetID), text: line, qos: 0,
+            var payload: [UInt8] = []
+            payload.reserveCapacity(256)
+            LocationWriter.append(LocationFix(location), to: &payload)
+            let message = MQTTMessage(topic: topics.location(target: location.targetID), payload: payload, qos: 0,
                                       retain: true)
             if case .sent = client.publish(message) {
                 stats.published += 1

@@ -1,0 +1,83 @@
+import BlueDotCore
+import Foundation
+import Testing
+
+/// The byte writers of `JSONText` against the plain formulas they replace: the same text for every value.
+@Suite struct JSONTextTests {
+    /// The definition of `fixed`, written the slow, obvious way: `(|v| x 10^d).rounded()` in integer units,
+    /// split at the point, no `-0`; Swift's shortest form past 2^53; `null` when not finite.
+    static func referenceFixed(_ value: Double, decimals d: Int) -> String {
+        guard value.isFinite else { return "null" }
+        let scale = pow(10.0, Double(d))
+        let scaled = (value.magnitude * scale).rounded(.toNearestOrAwayFromZero)
+        guard scaled < 9_007_199_254_740_992 else { return "\(value)" }
+        let units = UInt64(scaled), divisor = UInt64(scale)
+        let digits = String(units % divisor)
+        let fraction = d == 0 ? "" : "." + String(repeating: "0", count: d - digits.count) + digits
+        return (value < 0 && units != 0 ? "-" : "") + String(units / divisor) + fraction
+    }
+
+    @Test func fixedMatchesItsDefinitionOnSeededValues() {
+        var rng = SplitMix64(seed: 13)
+        var checked = 0
+        for k in 0..<100_000 {
+            let d = k % 10
+            let magnitude = pow(10.0, Double(rng.next() % 24) - 8)
+            let value = (Double(rng.next() % 2_000_001) / 1_000_000 - 1) * magnitude
+            let expected = Self.referenceFixed(value, decimals: d)
+            var out: [UInt8] = Array("x".utf8)
+            JSONText.appendFixed(value, decimals: d, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == "x" + expected, "\(value) with \(d) decimals")
+            #expect(JSONText.fixed(value, decimals: d) == expected)
+            checked += 1
+        }
+        #expect(checked == 100_000)
+        for value in [0.0, -0.0, 0.5, -0.5, 1e-12, 9_007_199_254_740_991, 9.1e15, -9.1e15, .infinity, -.nan, 1.7e308] {
+            for d in [0, 3, 9] {
+                #expect(JSONText.fixed(value, decimals: d) == Self.referenceFixed(value, decimals: d), "\(value), \(d)")
+            }
+        }
+    }
+
+    @Test func integersAndCompactNumbers() {
+        for value in [0, 1, -1, 9, 10, -10, 1_732_400_000, Int.max, Int.min] {
+            var out: [UInt8] = []
+            JSONText.appendInteger(value, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == String(value))
+        }
+        for (value, text) in [(-59.0, "-59"), (-59.5, "-59.5"), (0, "0"), (1e9, "1000000000.0"), (.nan, "null")] {
+            var out: [UInt8] = []
+            JSONText.appendCompact(value, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == text)
+        }
+    }
+
+    @Test func quotingTakesTheFastPathOnlyForPlainText() {
+        #expect(JSONText.quoted("ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7")
+                == "\"ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7\"")
+        #expect(JSONText.quoted("Küche 🍳") == "\"Küche 🍳\"")
+        #expect(JSONText.quoted("a\"b\\c\n\r\t\u{01}\u{1f}é") == #""a\"b\\c\n\r\t\u0001\u001fé""#)
+        #expect(JSONText.quoted("") == "\"\"")
+        var out: [UInt8] = Array("[".utf8)
+        JSONText.appendQuoted("x\"", to: &out)
+        JSONText.append(",", to: &out)
+        JSONText.appendQuoted("y", to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == #"["x\"","y""#)
+    }
+
+    @Test func objectWriterAppendsToABufferOfLines() {
+        var out: [UInt8] = Array("line 1\n".utf8)
+        JSONObjectWriter.append(to: &out) { json in
+            json.fixed("t", 1.23456, decimals: 3)
+            json.integer("n", -7)
+            json.bool("ok", true)
+            json.string("name", "a\"b")
+            json.value("nested") { JSONObjectWriter.append(to: &$0) { $0.raw("x", "null") } }
+        }
+        #expect(String(decoding: out, as: UTF8.self) == #"line 1"# + "\n" + #"{"t":1.235,"n":-7,"ok":true,"name":"a\"b","nested":{"x":null}}"#)
+        var writer = JSONObjectWriter()
+        writer.integer("a", 1)
+        #expect(writer.finish() == #"{"a":1}"#)
+        #expect(writer.finishBytes() == Array(#"{"a":1}"#.utf8))
+    }
+}
