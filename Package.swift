@@ -23,6 +23,11 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
+/// The numeric modules (positioning, calibration) optimized in every build when BLUEDOT_OPTIMIZE_MATH is set:
+/// `Tools/dev test` sets it, so the sanitized debug build that runs every test replays the datasets at optimized
+/// speed (minutes instead of most of CI's budget) while AddressSanitizer still instruments them.
+let math: [SwiftSetting] = strict + (Context.environment["BLUEDOT_OPTIMIZE_MATH"] == "1" ? [.unsafeFlags(["-O"])] : [])
+
 let package = Package(
     name: "BlueDot",
     platforms: [.macOS(.v15)],
@@ -43,6 +48,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -53,7 +59,7 @@ let package = Package(
         // the venue projection.
         .target(name: "BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
         // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
-        .target(name: "HCI", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "HCI", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
         // System library: BlueZ's libbluetooth, found through pkg-config.
         .systemLibrary(
             name: "CBlueZ",
@@ -75,7 +81,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Pure maths: path loss, filters, trilateration, Kalman filter, the streaming engine, evaluation, simulation.
-        .target(name: "Positioning", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "Positioning", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: math),
         // System library: zlib, found through pkg-config (the deflate entries of zip archives).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The interchange formats and their files: venue, observation, truth and location JSON(L) readers/writers.
@@ -170,7 +176,7 @@ let package = Package(
                 "Gateway", "LocationDisplay", "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "bluedot",
                 "BeaconLocation", "BlueDotCore", "History",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -239,7 +245,7 @@ let package = Package(
         ),
         // Calibration: survey sessions, per-anchor fit with flags, Cramér-Rao planner, accuracy check (pure).
         .target(name: "CalibrationKit", dependencies: ["Positioning", "Formats"], path: "Calibration/CalibrationKit",
-                swiftSettings: strict),
+                swiftSettings: math),
         // System library: Cairo 2-D graphics (PNG, SVG, PDF), found through pkg-config.
         .systemLibrary(
             name: "CCairo", path: "Calibration/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]

@@ -9,8 +9,9 @@ import Foundation
 /// `swift test --sanitize=thread` meaningful. Never call back into code that may take the same lock from `body`.
 public final class LockedValue<Value>: @unchecked Sendable {
     // @unchecked: `stored` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var stored: Value
+    // Usable from inlined code, so `withLock` is specialized in its callers (it is on every hot path).
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var stored: Value
 
     /// Creates the lock around an initial value.
     public init(_ value: Value) {
@@ -18,6 +19,7 @@ public final class LockedValue<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value and returns its result.
+    @inlinable
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
@@ -25,7 +27,7 @@ public final class LockedValue<Value>: @unchecked Sendable {
     }
 
     /// A copy of the value now.
-    public var value: Value {
+    @inlinable public var value: Value {
         withLock { $0 }
     }
 }

@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// A Bluetooth device address (BD_ADDR): 48 bits, sent least significant byte first.
 ///
 /// Core Spec 5.4, Vol 2, Part B, §1.2 (Bluetooth device addressing) and Vol 4, Part E, §5.2 (parameters are
@@ -60,13 +62,14 @@ public struct BDAddress: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// `AA:BB:CC:DD:EE:FF`, most significant byte first, upper-case hex.
-    public var description: String { HexText.text(capacity: 17) { appendDescription(to: &$0) } }
+    public var description: String { JSONText.text(estimatedBytes: 17) { writeDescription(to: &$0) } }
 
-    /// Appends `AA:BB:CC:DD:EE:FF` (or `aa:bb:...` with `uppercase: false`).
-    public func appendDescription(uppercase: Bool = true, to out: inout [UInt8]) {
+    /// Writes `AA:BB:CC:DD:EE:FF` (or `aa:bb:...` with `uppercase: false`).
+    public func writeDescription(uppercase: Bool = true, to w: inout JSONWriter) {
         for k in (0..<Self.byteCount).reversed() {
-            HexText.append(byte: UInt8(truncatingIfNeeded: rawValue >> (8 * UInt64(k))), uppercase: uppercase, to: &out)
-            if k > 0 { out.append(UInt8(ascii: ":")) }
+            let byte = UInt8(truncatingIfNeeded: rawValue >> (8 * UInt64(k)))
+            if uppercase { w.upperHex(byte) } else { w.hex(byte) }
+            if k > 0 { w.byte(UInt8(ascii: ":")) }
         }
     }
 

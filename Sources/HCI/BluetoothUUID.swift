@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// A 128-bit Bluetooth UUID, held in the canonical big-endian order in which it is printed.
 ///
 /// Module HCI imports no Foundation, so this stands in for `Foundation.UUID`. It prints as 8-4-4-4-12 lower-case
@@ -72,28 +74,28 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
     public var littleEndianBytes: [UInt8] { bigEndianBytes.reversed() }
 
     /// The 32 lower-case hex digits without dashes.
-    public var hexDigits: String { HexText.text(capacity: 32) { appendHexDigits(to: &$0) } }
+    public var hexDigits: String { JSONText.text(estimatedBytes: 32) { writeHexDigits(to: &$0) } }
 
-    /// Appends the 32 lower-case hex digits.
-    public func appendHexDigits(to out: inout [UInt8]) {
-        HexText.append(high, digits: 16, to: &out)
-        HexText.append(low, digits: 16, to: &out)
+    /// Writes the 32 lower-case hex digits.
+    public func writeHexDigits(to w: inout JSONWriter) {
+        w.hex(high, digits: 16)
+        w.hex(low, digits: 16)
     }
 
     /// The 8-4-4-4-12 lower-case form, such as `f7826da6-4fa2-4e98-8024-bc5b71e0893e`.
-    public var description: String { HexText.text(capacity: 36) { appendDescription(to: &$0) } }
+    public var description: String { JSONText.text(estimatedBytes: 36) { writeDescription(to: &$0) } }
 
-    /// Appends the 8-4-4-4-12 lower-case form.
-    public func appendDescription(to out: inout [UInt8]) {
-        HexText.append(high >> 32, digits: 8, to: &out)
-        out.append(UInt8(ascii: "-"))
-        HexText.append(high >> 16, digits: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        HexText.append(high, digits: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        HexText.append(low >> 48, digits: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        HexText.append(low, digits: 12, to: &out)
+    /// Writes the 8-4-4-4-12 lower-case form.
+    public func writeDescription(to w: inout JSONWriter) {
+        w.hex(high >> 32, digits: 8)
+        w.byte(UInt8(ascii: "-"))
+        w.hex(high >> 16, digits: 4)
+        w.byte(UInt8(ascii: "-"))
+        w.hex(high, digits: 4)
+        w.byte(UInt8(ascii: "-"))
+        w.hex(low >> 48, digits: 4)
+        w.byte(UInt8(ascii: "-"))
+        w.hex(low, digits: 12)
     }
 
     public static func < (a: BluetoothUUID, b: BluetoothUUID) -> Bool {

@@ -8,74 +8,99 @@ extension Sighting {
     ///
     /// `t` is Unix seconds with 6 decimals; `rssi` is left out when the controller did not measure it.
     public var jsonLine: String {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        appendJSON(to: &out)
-        return String(decoding: out, as: UTF8.self)
+        JSONText.text(estimatedBytes: 320) { writeJSON(to: &$0) }
     }
 
     /// Appends `jsonLine` (no newline) to UTF-8 bytes: the output path of `scan` and `decode`.
     public func appendJSON(to out: inout [UInt8]) {
-        JSONObjectWriter.append(to: &out) { json in
-            json.fixed("t", timestamp, decimals: 6)
-            json.value("address") { out in
-                out.append(UInt8(ascii: "\""))
-                address.appendDescription(to: &out)
-                out.append(UInt8(ascii: "\""))
-            }
-            json.string("addressType", Self.name(of: addressType))
-            if let rssiDBm { json.integer("rssi", rssiDBm) }
-            if let txPowerDBm { json.integer("txPower", txPowerDBm) }
-            json.value("id") { out in
-                out.append(UInt8(ascii: "\""))
-                appendID(to: &out)
-                out.append(UInt8(ascii: "\""))
-            }
-            if dataStatus != .complete { json.string("dataStatus", dataStatus.description) }
-            if let beacon { json.value("beacon") { Self.appendJSON(of: beacon, to: &$0) } }
+        JSONText.append(to: &out, estimatedBytes: 320) { writeJSON(to: &$0) }
+    }
+
+    /// Writes `jsonLine`.
+    public func writeJSON(to w: inout JSONWriter) {
+        w.literal(#"{"t":"#)
+        w.fixed(timestamp, decimals: 6)
+        w.literal(#","address":""#)
+        address.writeDescription(to: &w)
+        w.literal(#"","addressType":"#)
+        w.quoted(Self.name(of: addressType))
+        if let rssiDBm {
+            w.literal(#","rssi":"#)
+            w.integer(rssiDBm)
         }
+        if let txPowerDBm {
+            w.literal(#","txPower":"#)
+            w.integer(txPowerDBm)
+        }
+        w.literal(#","id":""#)
+        writeID(to: &w)
+        w.byte(UInt8(ascii: "\""))
+        if dataStatus != .complete {
+            w.literal(#","dataStatus":"#)
+            w.quoted(dataStatus.description)
+        }
+        if let beacon {
+            w.literal(#","beacon":"#)
+            Self.write(beacon, to: &w)
+        }
+        w.byte(UInt8(ascii: "}"))
     }
 
     /// The beacon object: `type`, then the frame's decoded fields.
     static func json(of beacon: Beacon) -> String {
-        HexText.text(capacity: 128) { appendJSON(of: beacon, to: &$0) }
+        JSONText.text(estimatedBytes: 160) { write(beacon, to: &$0) }
     }
 
-    /// Appends the beacon object.
-    static func appendJSON(of beacon: Beacon, to out: inout [UInt8]) {
-        JSONObjectWriter.append(to: &out) { json in
-            json.string("type", beacon.type)
-            switch beacon {
-            case let .iBeacon(frame):
-                json.value("uuid") { out in
-                    out.append(UInt8(ascii: "\""))
-                    frame.proximityUUID.appendDescription(to: &out)
-                    out.append(UInt8(ascii: "\""))
-                }
-                json.integer("major", Int(frame.major))
-                json.integer("minor", Int(frame.minor))
-                json.integer("measuredPower", Int(frame.measuredPowerDBm))
-            case let .eddystoneUID(frame):
-                json.string("namespace", hex(frame.namespace))
-                json.string("instance", hex(frame.instance))
-                json.integer("txPower", Int(frame.txPowerAt0mDBm))
-            case let .eddystoneURL(frame):
-                json.string("url", frame.url)
-                json.integer("txPower", Int(frame.txPowerAt0mDBm))
-            case let .eddystoneTLM(.unencrypted(telemetry)):
-                json.integer("battery", Int(telemetry.batteryMillivolts))
-                json.raw("temperature", telemetry.temperatureCelsius.map { String($0) } ?? "null")
-                json.integer("advCount", Int(telemetry.advertisingPDUCount))
-                json.integer("uptime", Int(telemetry.timeSinceBootSeconds))
-            case let .eddystoneTLM(.encrypted(data)):
-                json.string("encrypted", hex(data))
-            case let .altBeacon(frame):
-                json.string("id1", hex(frame.id1.bigEndianBytes))
-                json.integer("id2", Int(frame.id2))
-                json.integer("id3", Int(frame.id3))
-                json.integer("referenceRSSI", Int(frame.referenceRSSIDBm))
-            }
+    /// Writes the beacon object.
+    static func write(_ beacon: Beacon, to w: inout JSONWriter) {
+        w.literal(#"{"type":"#)
+        w.quoted(beacon.type)
+        switch beacon {
+        case let .iBeacon(frame):
+            w.literal(#","uuid":""#)
+            frame.proximityUUID.writeDescription(to: &w)
+            w.literal(#"","major":"#)
+            w.integer(Int(frame.major))
+            w.literal(#","minor":"#)
+            w.integer(Int(frame.minor))
+            w.literal(#","measuredPower":"#)
+            w.integer(Int(frame.measuredPowerDBm))
+        case let .eddystoneUID(frame):
+            w.literal(#","namespace":""#)
+            for b in frame.namespace { w.hex(b) }
+            w.literal(#"","instance":""#)
+            for b in frame.instance { w.hex(b) }
+            w.literal(#"","txPower":"#)
+            w.integer(Int(frame.txPowerAt0mDBm))
+        case let .eddystoneURL(frame):
+            w.literal(#","url":"#)
+            w.quoted(frame.url)
+            w.literal(#","txPower":"#)
+            w.integer(Int(frame.txPowerAt0mDBm))
+        case let .eddystoneTLM(.unencrypted(telemetry)):
+            w.literal(#","battery":"#)
+            w.integer(Int(telemetry.batteryMillivolts))
+            w.literal(#","temperature":"#)
+            if let celsius = telemetry.temperatureCelsius { w.string(utf8: String(celsius)) } else { w.literal("null") }
+            w.literal(#","advCount":"#)
+            w.integer(Int(telemetry.advertisingPDUCount))
+            w.literal(#","uptime":"#)
+            w.string(utf8: String(telemetry.timeSinceBootSeconds))
+        case let .eddystoneTLM(.encrypted(data)):
+            w.literal(#","encrypted":""#)
+            for b in data { w.hex(b) }
+            w.byte(UInt8(ascii: "\""))
+        case let .altBeacon(frame):
+            w.literal(#","id1":""#)
+            frame.id1.writeHexDigits(to: &w)
+            w.literal(#"","id2":"#)
+            w.integer(Int(frame.id2))
+            w.literal(#","id3":"#)
+            w.integer(Int(frame.id3))
+            w.literal(#","referenceRSSI":"#)
+            w.integer(Int(frame.referenceRSSIDBm))
         }
+        w.byte(UInt8(ascii: "}"))
     }
 
     /// `public`, `random`, `public-identity`, `random-identity`, `anonymous`, or `0xNN` for reserved values.
@@ -92,6 +117,6 @@ extension Sighting {
 
     /// Lower-case hex digits, two per byte.
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        HexText.string(bytes)
+        JSONText.text(estimatedBytes: 64) { w in for b in bytes { w.hex(b) } }
     }
 }

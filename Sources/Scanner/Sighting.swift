@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 
 /// One advertising report entry as the controller delivered it, beacon or not, with its decoded beacon frame.
@@ -62,22 +63,22 @@ public struct Sighting: Sendable, Hashable {
     ///
     /// Built when asked for, so that decoding does not pay for strings nobody reads.
     public var id: String {
-        HexText.text { appendID(to: &$0) }
+        JSONText.text(estimatedBytes: 64) { writeID(to: &$0) }
     }
 
-    /// Appends the canonical id as UTF-8.
-    public func appendID(to out: inout [UInt8]) {
-        if let beacon, beacon.appendID(to: &out) { return }
-        Self.appendMacID(address, to: &out)
+    /// Writes the canonical id.
+    public func writeID(to w: inout JSONWriter) {
+        if let beacon, beacon.writeID(to: &w) { return }
+        Self.writeMacID(address, to: &w)
     }
 
     /// `mac:aa:bb:cc:dd:ee:ff`: the canonical id of an advertiser that is not a known beacon.
     public static func macID(_ address: BDAddress) -> String {
-        HexText.text(capacity: 21) { appendMacID(address, to: &$0) }
+        JSONText.text(estimatedBytes: 21) { writeMacID(address, to: &$0) }
     }
 
-    private static func appendMacID(_ address: BDAddress, to out: inout [UInt8]) {
-        out.append(contentsOf: "mac:".utf8)
-        address.appendDescription(uppercase: false, to: &out)
+    private static func writeMacID(_ address: BDAddress, to w: inout JSONWriter) {
+        w.literal("mac:")
+        address.writeDescription(uppercase: false, to: &w)
     }
 }

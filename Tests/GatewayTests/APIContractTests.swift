@@ -3,7 +3,6 @@ import Foundation
 import Gateway
 import History
 import Hummingbird
-import HummingbirdTesting
 import LocationDisplay
 import Testing
 
@@ -14,7 +13,7 @@ import Testing
 @Suite struct APIContractTests {
     /// The router over the fixture with a history of three fixes either side of a leap second, the hub closed so
     /// the feed ends after its snapshot.
-    func withClient(token: String? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    func withClient(token: String? = nil, _ body: @Sendable (RouterClient) async throws -> Void) async throws {
         let fixture = try RouterFixture()
         let store = try HistoryStore(path: nil, clock: ManualClock(start: 1_483_228_900))
         defer { store.close() }
@@ -31,7 +30,7 @@ import Testing
     }
 
     /// The document as the router serves it.
-    static func document(_ client: some TestClientProtocol) async throws -> [String: Any] {
+    static func document(_ client: RouterClient) async throws -> [String: Any] {
         try await client.execute(uri: "/api/openapi.json", method: .get) { response in
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json")

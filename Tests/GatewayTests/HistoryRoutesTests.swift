@@ -3,7 +3,6 @@ import Foundation
 import Gateway
 import History
 import Hummingbird
-import HummingbirdTesting
 import LocationDisplay
 import Positioning
 import Testing
@@ -16,7 +15,7 @@ import Testing
     }
 
     func withClient(history: HistoryStore?, origin: Bool = true,
-                    _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+                    _ body: @Sendable (RouterClient) async throws -> Void) async throws {
         let fixture = try RouterFixture()
         var d = fixture.dependencies()
         d.history = history

@@ -1,7 +1,6 @@
 import BeaconLocation
 import BlueDotCore
 import Foundation
-import HummingbirdTesting
 import LocationDisplay
 import Positioning
 import Testing

@@ -2,7 +2,6 @@ import BeaconLocation
 import Foundation
 import Gateway
 import Hummingbird
-import HummingbirdTesting
 import LocationDisplay
 import Positioning
 import Testing
@@ -10,7 +9,7 @@ import Testing
 /// The HTTP routes, driven through Hummingbird's router test framework (no sockets).
 @Suite struct RouterTests {
     func withClient(
-        _ fixture: RouterFixture, token: String? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+        _ fixture: RouterFixture, token: String? = nil, _ body: @Sendable (RouterClient) async throws -> Void
     ) async throws {
         let app = Application(router: GatewayRouter.build(fixture.dependencies(token: token)))
         try await app.test(.router, body)

@@ -3,7 +3,6 @@ import BlueDotCore
 import Foundation
 import Gateway
 import Hummingbird
-import HummingbirdTesting
 import LocationDisplay
 import Logging
 import Positioning

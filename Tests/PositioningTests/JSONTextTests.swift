@@ -65,19 +65,21 @@ import Testing
         #expect(String(decoding: out, as: UTF8.self) == #"["x\"","y""#)
     }
 
-    @Test func objectWriterAppendsToABufferOfLines() {
-        var out: [UInt8] = Array("line 1\n".utf8)
-        JSONObjectWriter.append(to: &out) { json in
-            json.fixed("t", 1.23456, decimals: 3)
-            json.integer("n", -7)
-            json.bool("ok", true)
-            json.string("name", "a\"b")
-            json.value("nested") { JSONObjectWriter.append(to: &$0) { $0.raw("x", "null") } }
+    @Test func aWriterThatRunsOutOfRoomIsRunAgainWithMore() {
+        let long = String(repeating: "room \"7\" ", count: 300)
+        var out: [UInt8] = Array("a\n".utf8)
+        var runs = 0
+        JSONText.append(to: &out, estimatedBytes: 16) { w in
+            runs += 1
+            w.literal("{\"name\": ")
+            w.quoted(long)
+            w.byte(UInt8(ascii: "}"))
         }
-        #expect(String(decoding: out, as: UTF8.self) == #"line 1"# + "\n" + #"{"t":1.235,"n":-7,"ok":true,"name":"a\"b","nested":{"x":null}}"#)
-        var writer = JSONObjectWriter()
-        writer.integer("a", 1)
-        #expect(writer.finish() == #"{"a":1}"#)
-        #expect(writer.finishBytes() == Array(#"{"a":1}"#.utf8))
+        #expect(runs > 1)
+        #expect(String(decoding: out, as: UTF8.self) == "a\n{\"name\": " + JSONText.quoted(long) + "}")
+        #expect(JSONText.text { $0.trimmedFixed(2.50, decimals: 3) } == "2.5")
+        #expect(JSONText.text { $0.trimmedFixed(3, decimals: 2) } == "3")
+        #expect(JSONText.text { $0.trimmedFixed(1.5e300, decimals: 2) } == "1.5e+300")
+        #expect(JSONText.text { $0.hex(0xBEEF, digits: 6); $0.upperHex(0xAB); $0.digits(7, width: 3) } == "00beefAB007")
     }
 }

@@ -18,7 +18,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "BlueDotCore", path: "Linked/BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
-        .target(name: "HCI", path: "Linked/HCI", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "HCI", dependencies: ["BlueDotCore"], path: "Linked/HCI", exclude: ["README.md"], swiftSettings: strict),
         .systemLibrary(name: "CBlueZ", path: "Linked/CBlueZ", pkgConfig: "bluez"),
         .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
                 path: "Linked/HCILinux", exclude: ["README.md"], swiftSettings: strict),

@@ -21,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -28,7 +29,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "BlueDotCore", path: "BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
-        .target(name: "HCI", path: "HCI", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "HCI", dependencies: ["BlueDotCore"], path: "HCI", exclude: ["README.md"], swiftSettings: strict),
         .systemLibrary(name: "CBlueZ", path: "CBlueZ", pkgConfig: "bluez"),
         .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ", "BlueDotCore", log], path: "HCILinux",
                 exclude: ["README.md"], swiftSettings: strict),
@@ -81,7 +82,7 @@ let package = Package(
         .testTarget(name: "GatewayServiceTests", dependencies: [
                         "Gateway", "LocationDisplay", "Positioning", "Formats", "BeaconLocation", "BlueDotCore", "History",
                         .product(name: "Hummingbird", package: "hummingbird"),
-                        .product(name: "HummingbirdTesting", package: "hummingbird"), log,
+                        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"), log,
                     ], path: "GatewayServiceTests", swiftSettings: strict),
     ]
 )

@@ -64,14 +64,15 @@ struct JSONScanner {
     }
 
     /// Consumes the given byte (after whitespace) or fails naming what was expected.
-    mutating func expect(_ byte: UInt8, _ what: String) throws(JSONSyntaxError) {
-        guard peek() == byte else { throw error("expected \(what)") }
+    mutating func expect(_ byte: UInt8, _ what: @autoclosure () -> String) throws(JSONSyntaxError) {
+        guard peek() == byte else { throw error("expected \(what())") }
         index += 1
     }
 
     /// Consumes `{`; `context` names the value in the error (`truth: expected an object`).
-    mutating func beginObject(_ context: String = "") throws(JSONSyntaxError) {
+    mutating func beginObject(_ context: @autoclosure () -> String = "") throws(JSONSyntaxError) {
         guard peek() == UInt8(ascii: "{") else {
+            let context = context()
             throw error(context.isEmpty ? "expected an object" : "\(context): expected an object")
         }
         index += 1
@@ -98,9 +99,40 @@ struct JSONScanner {
         return key
     }
 
+    /// Reads the next key like `nextKey`, without making a `String` of it: the flat line parsers match it against
+    /// their literal keys (`switch key { case "t": ... }`).
+    mutating func nextKeyBytes(first: inout Bool) throws(JSONSyntaxError) -> JSONKey? {
+        guard let byte = peek() else { throw error("unterminated object") }
+        if byte == UInt8(ascii: "}") {
+            index += 1
+            return nil
+        }
+        if !first {
+            guard byte == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
+            index += 1
+        }
+        first = false
+        guard peek() == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+        keyStart = index
+        var end = index + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        let key: JSONKey
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            key = JSONKey(raw: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), decoded: nil)
+            index = end + 1
+        } else {
+            let decoded = try string()
+            key = JSONKey(raw: UnsafeBufferPointer(start: nil, count: 0), decoded: decoded)
+        }
+        try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
+        return key
+    }
+
     /// Consumes `[`.
-    mutating func beginArray(_ context: String) throws(JSONSyntaxError) {
-        guard peek() == UInt8(ascii: "[") else { throw error("\(context): expected an array") }
+    mutating func beginArray(_ context: @autoclosure () -> String) throws(JSONSyntaxError) {
+        guard peek() == UInt8(ascii: "[") else { throw error("\(context()): expected an array") }
         index += 1
     }
 
@@ -120,24 +152,24 @@ struct JSONScanner {
     }
 
     /// Reads a string value; `context` names the field in the error.
-    mutating func string(_ context: String) throws(JSONSyntaxError) -> String {
-        guard peek() == UInt8(ascii: "\"") else { throw error("\(context): expected a string") }
+    mutating func string(_ context: @autoclosure () -> String) throws(JSONSyntaxError) -> String {
+        guard peek() == UInt8(ascii: "\"") else { throw error("\(context()): expected a string") }
         return try string()
     }
 
     /// Reads a number (or `NaN`/`Infinity`) value; `context` names the field in the error.
-    mutating func number(_ context: String) throws(JSONSyntaxError) -> Double {
+    mutating func number(_ context: @autoclosure () -> String) throws(JSONSyntaxError) -> Double {
         guard let byte = peek(), byte == UInt8(ascii: "-") || byte == UInt8(ascii: "N") || byte == UInt8(ascii: "I")
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        else { throw error("\(context): expected a number") }
+        else { throw error("\(context()): expected a number") }
         return try number()
     }
 
     /// Reads `true` or `false`; `context` names the field in the error.
-    mutating func bool(_ context: String) throws(JSONSyntaxError) -> Bool {
+    mutating func bool(_ context: @autoclosure () -> String) throws(JSONSyntaxError) -> Bool {
         if literal("true") { return true }
         if literal("false") { return false }
-        throw error("\(context): expected true or false")
+        throw error("\(context()): expected true or false")
     }
 
     /// Consumes `null` if it comes next.
@@ -177,5 +209,23 @@ struct JSONScanner {
         default:
             _ = try number("value")
         }
+    }
+}
+
+/// A key as `JSONScanner.nextKeyBytes` found it: the bytes between its quotes (valid while the scanned text is), or,
+/// for a key with escapes, the decoded text. Matched against literal keys in `switch` statements.
+struct JSONKey: CustomStringConvertible {
+    let raw: UnsafeBufferPointer<UInt8>
+    let decoded: String?
+
+    var description: String { decoded ?? String(decoding: raw, as: UTF8.self) }
+
+    /// Whether `key` is the literal `pattern`.
+    static func ~= (pattern: StaticString, key: JSONKey) -> Bool {
+        if let decoded = key.decoded { return decoded == pattern.description }
+        guard pattern.utf8CodeUnitCount == key.raw.count else { return false }
+        let literal = pattern.utf8Start
+        for i in 0..<key.raw.count where key.raw[i] != literal[i] { return false }
+        return true
     }
 }

@@ -23,7 +23,7 @@ public enum LocationReader {
         var fix = LocationFix(t: .nan, target: Observation.selfTarget, x: .nan, y: .nan, horizontalAccuracy: .nan,
                               anchors: 0)
         var first = true
-        while let key = try s.nextKey(first: &first) {
+        while let key = try s.nextKeyBytes(first: &first) {
             switch key {
             case "t": fix.t = try s.finiteNumber("t")
             case "target": fix.target = try s.string("target")

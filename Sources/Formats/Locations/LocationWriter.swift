@@ -18,56 +18,61 @@ public enum LocationWriter {
     /// Appends one line, without its newline, as UTF-8: the form every output that sends bytes uses (the feed,
     /// MQTT, files), with no `String` in between.
     public static func append(_ fix: LocationFix, to out: inout [UInt8]) {
-        JSONText.append("{\"t\": ", to: &out)
-        JSONText.appendFixed(fix.t, decimals: 3, to: &out)
-        JSONText.append(", \"target\": ", to: &out)
-        JSONText.appendQuoted(fix.target, to: &out)
-        JSONText.append(", \"x\": ", to: &out)
-        JSONText.appendFixed(fix.x, decimals: 3, to: &out)
-        JSONText.append(", \"y\": ", to: &out)
-        JSONText.appendFixed(fix.y, decimals: 3, to: &out)
+        JSONText.append(to: &out, estimatedBytes: 320) { write(fix, to: &$0) }
+    }
+
+    /// Writes one line, without its newline.
+    public static func write(_ fix: LocationFix, to w: inout JSONWriter) {
+        w.literal("{\"t\": ")
+        w.fixed(fix.t, decimals: 3)
+        w.literal(", \"target\": ")
+        w.quoted(fix.target)
+        w.literal(", \"x\": ")
+        w.fixed(fix.x, decimals: 3)
+        w.literal(", \"y\": ")
+        w.fixed(fix.y, decimals: 3)
         if let z = fix.z {
-            JSONText.append(", \"z\": ", to: &out)
-            JSONText.appendFixed(z, decimals: 3, to: &out)
+            w.literal(", \"z\": ")
+            w.fixed(z, decimals: 3)
         }
         if let floor = fix.floor {
-            JSONText.append(", \"floor\": ", to: &out)
-            JSONText.appendInteger(floor, to: &out)
+            w.literal(", \"floor\": ")
+            w.integer(floor)
         }
-        JSONText.append(", \"horizontalAccuracy\": ", to: &out)
-        JSONText.appendFixed(fix.horizontalAccuracy, decimals: 3, to: &out)
+        w.literal(", \"horizontalAccuracy\": ")
+        w.fixed(fix.horizontalAccuracy, decimals: 3)
         if let v = fix.verticalAccuracy {
-            JSONText.append(", \"verticalAccuracy\": ", to: &out)
-            JSONText.appendFixed(v, decimals: 3, to: &out)
+            w.literal(", \"verticalAccuracy\": ")
+            w.fixed(v, decimals: 3)
         }
         if let speed = fix.speed {
-            JSONText.append(", \"speed\": ", to: &out)
-            JSONText.appendFixed(speed, decimals: 3, to: &out)
+            w.literal(", \"speed\": ")
+            w.fixed(speed, decimals: 3)
         }
         if let course = fix.course {
-            JSONText.append(", \"course\": ", to: &out)
-            JSONText.appendFixed(course, decimals: 1, to: &out)
+            w.literal(", \"course\": ")
+            w.fixed(course, decimals: 1)
         }
-        JSONText.append(fix.lastKnown ? ", \"lastKnown\": true" : ", \"lastKnown\": false", to: &out)
-        JSONText.append(", \"anchors\": ", to: &out)
-        JSONText.appendInteger(fix.anchors, to: &out)
+        w.literal(fix.lastKnown ? ", \"lastKnown\": true" : ", \"lastKnown\": false")
+        w.literal(", \"anchors\": ")
+        w.integer(fix.anchors)
         if let lat = fix.latitude {
-            JSONText.append(", \"lat\": ", to: &out)
-            JSONText.appendFixed(lat, decimals: 7, to: &out)
+            w.literal(", \"lat\": ")
+            w.fixed(lat, decimals: 7)
         }
         if let lon = fix.longitude {
-            JSONText.append(", \"lon\": ", to: &out)
-            JSONText.appendFixed(lon, decimals: 7, to: &out)
+            w.literal(", \"lon\": ")
+            w.fixed(lon, decimals: 7)
         }
         if let room = fix.room {
-            JSONText.append(", \"room\": ", to: &out)
-            JSONText.appendQuoted(room, to: &out)
+            w.literal(", \"room\": ")
+            w.quoted(room)
         }
         if let p = fix.roomProbability {
-            JSONText.append(", \"roomProbability\": ", to: &out)
-            JSONText.appendFixed(p, decimals: 3, to: &out)
+            w.literal(", \"roomProbability\": ")
+            w.fixed(p, decimals: 3)
         }
-        out.append(UInt8(ascii: "}"))
+        w.byte(UInt8(ascii: "}"))
     }
 
     /// Lines for many fixes, each ending in `\n`.

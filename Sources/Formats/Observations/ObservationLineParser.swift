@@ -15,7 +15,7 @@ enum ObservationLineParser {
         var t: Double?, anchor: String?, target: String?, rssi: Double?, txPower: Double?
         var gateway: String?, address: String?, truth: (x: Double, y: Double, z: Double?)?
         var first = true
-        while let key = try s.nextKey(first: &first) {
+        while let key = try s.nextKeyBytes(first: &first) {
             switch key {
             case "t": t = try s.number("t")
             case "anchor": anchor = try s.string("anchor")
@@ -46,7 +46,7 @@ enum ObservationLineParser {
         try s.beginObject(context)
         var x: Double?, y: Double?, z: Double?
         var first = true
-        while let key = try s.nextKey(first: &first) {
+        while let key = try s.nextKeyBytes(first: &first) {
             switch key {
             case "x": x = try s.number("\(context).x")
             case "y": y = try s.number("\(context).y")

@@ -8,56 +8,58 @@ import Positioning
 public enum ObservationWriter {
     /// One observation line (survey line when `truth` is given), without its newline.
     public static func line(_ o: Observation, truth: TruthPoint? = nil) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(128)
-        append(o, truth: truth, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        JSONText.text(estimatedBytes: 192) { write(o, truth: truth, to: &$0) }
     }
 
     /// Appends one observation (or survey) line, without its newline, as UTF-8.
     public static func append(_ o: Observation, truth: TruthPoint? = nil, to out: inout [UInt8]) {
-        JSONText.append("{\"t\": ", to: &out)
-        JSONText.appendFixed(o.t, decimals: 3, to: &out)
-        JSONText.append(", \"anchor\": ", to: &out)
-        JSONText.appendQuoted(o.anchor, to: &out)
-        JSONText.append(", \"target\": ", to: &out)
-        JSONText.appendQuoted(o.target, to: &out)
-        JSONText.append(", \"rssi\": ", to: &out)
-        JSONText.appendFixed(o.rssiDBm, decimals: 2, to: &out)
+        JSONText.append(to: &out, estimatedBytes: 192) { write(o, truth: truth, to: &$0) }
+    }
+
+    /// Writes one observation (or survey) line, without its newline.
+    public static func write(_ o: Observation, truth: TruthPoint? = nil, to w: inout JSONWriter) {
+        w.literal("{\"t\": ")
+        w.fixed(o.t, decimals: 3)
+        w.literal(", \"anchor\": ")
+        w.quoted(o.anchor)
+        w.literal(", \"target\": ")
+        w.quoted(o.target)
+        w.literal(", \"rssi\": ")
+        w.fixed(o.rssiDBm, decimals: 2)
         if let p = o.txPowerDBm {
-            JSONText.append(", \"txPower\": ", to: &out)
-            JSONText.appendFixed(p, decimals: 2, to: &out)
+            w.literal(", \"txPower\": ")
+            w.fixed(p, decimals: 2)
         }
         if let truth {
-            JSONText.append(", \"truth\": {", to: &out)
-            appendCoordinates(truth, to: &out)
-            out.append(UInt8(ascii: "}"))
+            w.literal(", \"truth\": {")
+            writeCoordinates(truth, to: &w)
+            w.byte(UInt8(ascii: "}"))
         }
-        out.append(UInt8(ascii: "}"))
+        w.byte(UInt8(ascii: "}"))
     }
 
     /// One truth line, without its newline.
     public static func truthLine(_ p: TruthPoint) -> String {
-        var out: [UInt8] = []
-        JSONText.append("{\"t\": ", to: &out)
-        JSONText.appendFixed(p.t, decimals: 3, to: &out)
-        JSONText.append(", \"target\": ", to: &out)
-        JSONText.appendQuoted(p.target, to: &out)
-        JSONText.append(", ", to: &out)
-        appendCoordinates(p, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        JSONText.text(estimatedBytes: 128) { w in
+            w.literal("{\"t\": ")
+            w.fixed(p.t, decimals: 3)
+            w.literal(", \"target\": ")
+            w.quoted(p.target)
+            w.literal(", ")
+            writeCoordinates(p, to: &w)
+            w.byte(UInt8(ascii: "}"))
+        }
     }
 
     /// `"x": .., "y": .., "z": ..` with 3 decimals (z omitted when absent).
-    private static func appendCoordinates(_ p: TruthPoint, to out: inout [UInt8]) {
-        JSONText.append("\"x\": ", to: &out)
-        JSONText.appendFixed(p.x, decimals: 3, to: &out)
-        JSONText.append(", \"y\": ", to: &out)
-        JSONText.appendFixed(p.y, decimals: 3, to: &out)
+    private static func writeCoordinates(_ p: TruthPoint, to w: inout JSONWriter) {
+        w.literal("\"x\": ")
+        w.fixed(p.x, decimals: 3)
+        w.literal(", \"y\": ")
+        w.fixed(p.y, decimals: 3)
         if let z = p.z {
-            JSONText.append(", \"z\": ", to: &out)
-            JSONText.appendFixed(z, decimals: 3, to: &out)
+            w.literal(", \"z\": ")
+            w.fixed(z, decimals: 3)
         }
     }
 }

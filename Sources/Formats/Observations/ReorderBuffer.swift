@@ -22,25 +22,31 @@ public struct ReorderBuffer<Element> {
     /// The tolerance, seconds.
     public let tolerance: Double
     /// The newest time admitted so far.
-    public private(set) var newest = -Double.infinity
+    public var newest: Double { newestAdmitted }
     /// The latest cutoff released by `popReady(notAfter:)`: older elements are late.
-    public private(set) var released = -Double.infinity
-    private var items: [(t: Double, element: Element)] = []
-    private var head = 0
+    public var released: Double { releasedCutoff }
+    // Inlinable (with its state usable from inlined code) so that callers in other modules get it specialized
+    // for their element type: a site's solver runs every sighting through one.
+    @usableFromInline var newestAdmitted = -Double.infinity
+    @usableFromInline var releasedCutoff = -Double.infinity
+    @usableFromInline var items: [(t: Double, element: Element)] = []
+    @usableFromInline var head = 0
 
     /// Creates an empty buffer with the given tolerance (seconds, >= 0).
+    @inlinable
     public init(tolerance: Double) {
         self.tolerance = max(0, tolerance)
     }
 
     /// How many elements are held.
-    public var count: Int { items.count - head }
+    @inlinable public var count: Int { items.count - head }
 
     /// Offers an element with its time.
+    @inlinable
     public mutating func insert(_ element: Element, t: Double) -> Admission {
-        if t < newest - tolerance || t < released { return .late }
-        let reordered = t < newest
-        newest = max(newest, t)
+        if t < newestAdmitted - tolerance || t < releasedCutoff { return .late }
+        let reordered = t < newestAdmitted
+        newestAdmitted = max(newestAdmitted, t)
         // Insert after the last held element with time <= t (stable; usually the end).
         var position = items.count
         while position > head, items[position - 1].t > t { position -= 1 }
@@ -49,20 +55,23 @@ public struct ReorderBuffer<Element> {
     }
 
     /// The oldest held element if it can no longer be preceded by a later arrival.
+    @inlinable
     public mutating func popReady() -> Element? {
-        guard head < items.count, items[head].t <= newest - tolerance else { return nil }
+        guard head < items.count, items[head].t <= newestAdmitted - tolerance else { return nil }
         return popFirst()
     }
 
     /// The oldest held element at or before `cutoff` (a clock's time less a window); from now on anything older
     /// than `cutoff` is refused as late, so the output stays in time order.
+    @inlinable
     public mutating func popReady(notAfter cutoff: Double) -> Element? {
-        released = max(released, cutoff)
+        releasedCutoff = max(releasedCutoff, cutoff)
         guard head < items.count, items[head].t <= cutoff else { return nil }
         return popFirst()
     }
 
     /// The oldest held element regardless of the tolerance (to drain at the end of the stream).
+    @inlinable
     public mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }
         let element = items[head].element

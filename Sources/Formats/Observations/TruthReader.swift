@@ -21,7 +21,7 @@ public enum TruthReader {
         try s.beginObject()
         var t: Double?, target: String?, x: Double?, y: Double?, z: Double?
         var first = true
-        while let key = try s.nextKey(first: &first) {
+        while let key = try s.nextKeyBytes(first: &first) {
             switch key {
             case "t": t = try s.finiteNumber("t")
             case "target": target = s.null() ? nil : try s.string("target")

@@ -66,28 +66,30 @@ public struct SightingBatch: Sendable, Hashable {
     public func encoded() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 + sightings.count * 90)
-        out.append(contentsOf: #"{"v":1,"receiver":"#.utf8)
-        JSONText.appendQuoted(receiver, to: &out)
-        out.append(contentsOf: #","seq":"#.utf8)
-        JSONText.appendInteger(sequence, to: &out)
-        out.append(contentsOf: #","clock":"#.utf8)
-        JSONText.appendFixed(clock, decimals: 3, to: &out)
-        out.append(contentsOf: #","sightings":["#.utf8)
-        for (i, s) in sightings.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"t":"#.utf8)
-            JSONText.appendFixed(s.t, decimals: 3, to: &out)
-            out.append(contentsOf: #","id":"#.utf8)
-            JSONText.appendQuoted(s.id, to: &out)
-            out.append(contentsOf: #","rssi":"#.utf8)
-            JSONText.appendCompact(s.rssi, to: &out)
-            if let tx = s.txPower {
-                out.append(contentsOf: #","txPower":"#.utf8)
-                JSONText.appendCompact(tx, to: &out)
+        JSONText.append(to: &out, estimatedBytes: 64 + receiver.utf8.count + sightings.count * 96) { w in
+            w.literal(#"{"v":1,"receiver":"#)
+            w.quoted(receiver)
+            w.literal(#","seq":"#)
+            w.integer(sequence)
+            w.literal(#","clock":"#)
+            w.fixed(clock, decimals: 3)
+            w.literal(#","sightings":["#)
+            for (i, s) in sightings.enumerated() {
+                if i > 0 { w.byte(UInt8(ascii: ",")) }
+                w.literal(#"{"t":"#)
+                w.fixed(s.t, decimals: 3)
+                w.literal(#","id":"#)
+                w.quoted(s.id)
+                w.literal(#","rssi":"#)
+                w.compact(s.rssi)
+                if let tx = s.txPower {
+                    w.literal(#","txPower":"#)
+                    w.compact(tx)
+                }
+                w.byte(UInt8(ascii: "}"))
             }
-            out.append(UInt8(ascii: "}"))
+            w.literal("]}")
         }
-        out.append(contentsOf: "]}".utf8)
         return out
     }
 
@@ -109,7 +111,7 @@ public struct SightingBatch: Sendable, Hashable {
         try s.beginObject()
         var version: Double?, receiver: String?, sequence: Double?, clock: Double?, sightings: [Sighting]?
         var first = true
-        while let key = try s.nextKey(first: &first) {
+        while let key = try s.nextKeyBytes(first: &first) {
             switch key {
             case "v": version = try s.number("v")
             case "receiver": receiver = try s.string("receiver")
@@ -141,7 +143,7 @@ public struct SightingBatch: Sendable, Hashable {
             try s.beginObject("sightings[\(i)]")
             var t: Double?, id: String?, rssi: Double?, tx: Double?
             var firstKey = true
-            while let key = try s.nextKey(first: &firstKey) {
+            while let key = try s.nextKeyBytes(first: &firstKey) {
                 switch key {
                 case "t": t = try s.number("sightings[\(i)].t")
                 case "id": id = try s.string("sightings[\(i)].id")

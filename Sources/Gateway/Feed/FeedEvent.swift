@@ -58,44 +58,41 @@ public enum FeedEvent: Sendable, Hashable {
 
     /// The event's JSON object (one line).
     public var json: String {
-        var out: [UInt8] = []
-        out.reserveCapacity(384)
-        appendJSON(to: &out)
-        return String(decoding: out, as: UTF8.self)
+        JSONText.text(estimatedBytes: 448) { write(to: &$0) }
     }
 
-    /// Appends the event's JSON object as UTF-8.
-    public func appendJSON(to out: inout [UInt8]) {
+    /// Writes the event's JSON object.
+    public func write(to w: inout JSONWriter) {
         switch self {
         case .fix(let fix, let drawing, let reportedAt):
-            JSONText.append("{\"fix\":", to: &out)
-            LocationWriter.append(fix, to: &out)
-            JSONText.append(",\"display\":", to: &out)
-            Self.append(drawing, to: &out)
+            w.literal("{\"fix\":")
+            LocationWriter.write(fix, to: &w)
+            w.literal(",\"display\":")
+            Self.write(drawing, to: &w)
             if let reportedAt {
-                JSONText.append(",\"reportedAt\":", to: &out)
-                Self.appendNumber(reportedAt, decimals: 6, to: &out)
+                w.literal(",\"reportedAt\":")
+                Self.writeNumber(reportedAt, decimals: 6, to: &w)
             }
         case .display(let target, let drawing):
-            JSONText.append("{\"target\":", to: &out)
-            JSONText.appendQuoted(target, to: &out)
-            JSONText.append(",\"display\":", to: &out)
-            Self.append(drawing, to: &out)
+            w.literal("{\"target\":")
+            w.quoted(target)
+            w.literal(",\"display\":")
+            Self.write(drawing, to: &w)
         case .removed(let target):
-            JSONText.append("{\"target\":", to: &out)
-            JSONText.appendQuoted(target, to: &out)
+            w.literal("{\"target\":")
+            w.quoted(target)
         case .enter(let target, let room, let t), .leave(let target, let room, let t):
-            JSONText.append("{\"target\":", to: &out)
-            JSONText.appendQuoted(target, to: &out)
-            JSONText.append(",\"room\":", to: &out)
-            JSONText.appendQuoted(room, to: &out)
-            JSONText.append(",\"t\":", to: &out)
-            Self.appendNumber(t, decimals: 3, to: &out)
+            w.literal("{\"target\":")
+            w.quoted(target)
+            w.literal(",\"room\":")
+            w.quoted(room)
+            w.literal(",\"t\":")
+            Self.writeNumber(t, decimals: 3, to: &w)
         case .status(let status):
-            JSONText.append("{\"status\":", to: &out)
-            JSONText.appendQuoted(status.description, to: &out)
+            w.literal("{\"status\":")
+            w.quoted(status.description)
         }
-        out.append(UInt8(ascii: "}"))
+        w.byte(UInt8(ascii: "}"))
     }
 
     /// The complete SSE frame: `id`, `event` and `data` lines and the blank line ending it.
@@ -106,56 +103,49 @@ public enum FeedEvent: Sendable, Hashable {
     /// The SSE frame as UTF-8, what the feed's connections write.
     public func frameBytes(id: UInt64) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(448)
-        JSONText.append("id: ", to: &out)
-        JSONText.appendInteger(Int(truncatingIfNeeded: id), to: &out)
-        JSONText.append("\nevent: ", to: &out)
-        out.append(contentsOf: name.utf8)
-        JSONText.append("\ndata: ", to: &out)
-        appendJSON(to: &out)
-        JSONText.append("\n\n", to: &out)
+        JSONText.append(to: &out, estimatedBytes: 512) { w in
+            w.literal("id: ")
+            w.digits(id)
+            w.literal("\nevent: ")
+            w.string(utf8: name)
+            w.literal("\ndata: ")
+            write(to: &w)
+            w.literal("\n\n")
+        }
         return out
     }
 
     /// A drawing state as a JSON object.
     static func json(_ d: DotDrawing) -> String {
-        var out: [UInt8] = []
-        append(d, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        JSONText.text(estimatedBytes: 160) { write(d, to: &$0) }
     }
 
-    /// Appends a drawing state as a JSON object.
-    static func append(_ d: DotDrawing, to out: inout [UInt8]) {
-        JSONText.append("{\"symbol\":", to: &out)
-        JSONText.appendQuoted(d.symbol, to: &out)
-        JSONText.append(",\"accuracy\":", to: &out)
-        appendNumber(d.accuracyMeters, decimals: 2, to: &out)
+    /// Writes a drawing state as a JSON object.
+    static func write(_ d: DotDrawing, to w: inout JSONWriter) {
+        w.literal("{\"symbol\":")
+        w.quoted(d.symbol)
+        w.literal(",\"accuracy\":")
+        writeNumber(d.accuracyMeters, decimals: 2, to: &w)
         if let rotation = d.rotationDegrees {
-            JSONText.append(",\"rotation\":", to: &out)
-            appendNumber(rotation, decimals: 1, to: &out)
+            w.literal(",\"rotation\":")
+            writeNumber(rotation, decimals: 1, to: &w)
         }
-        JSONText.append(",\"navigationRotation\":", to: &out)
-        appendNumber(d.navigationRotationDegrees, decimals: 1, to: &out)
-        JSONText.append(d.ping ? ",\"ping\":true" : ",\"ping\":false", to: &out)
-        JSONText.append(",\"pingSequence\":", to: &out)
-        JSONText.appendInteger(d.pingSequence, to: &out)
-        out.append(UInt8(ascii: "}"))
+        w.literal(",\"navigationRotation\":")
+        writeNumber(d.navigationRotationDegrees, decimals: 1, to: &w)
+        w.literal(d.ping ? ",\"ping\":true" : ",\"ping\":false")
+        w.literal(",\"pingSequence\":")
+        w.integer(d.pingSequence)
+        w.byte(UInt8(ascii: "}"))
     }
 
     /// A finite number with at most `decimals` decimals, trailing zeros dropped.
     static func number(_ x: Double, decimals: Int) -> String {
-        var out: [UInt8] = []
-        appendNumber(x, decimals: decimals, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        JSONText.text(estimatedBytes: 32) { writeNumber(x, decimals: decimals, to: &$0) }
     }
 
-    /// Appends `number(x, decimals:)`: `JSONText`'s fixed form without its trailing zeros (and point).
-    static func appendNumber(_ x: Double, decimals: Int, to out: inout [UInt8]) {
-        let start = out.count
-        JSONText.appendFixed(x, decimals: decimals, to: &out)
-        guard decimals > 0, x.isFinite, out[start...].contains(UInt8(ascii: ".")) else { return }
-        while out.last == UInt8(ascii: "0") { out.removeLast() }
-        if out.last == UInt8(ascii: ".") { out.removeLast() }
+    /// Writes `number(x, decimals:)`: the writer's fixed form without its trailing zeros (and point).
+    static func writeNumber(_ x: Double, decimals: Int, to w: inout JSONWriter) {
+        w.trimmedFixed(x, decimals: decimals)
     }
 }
 

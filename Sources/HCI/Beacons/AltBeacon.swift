@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// An AltBeacon frame: Manufacturer Specific Data of any company beginning with the beacon code 0xBE 0xAC.
 ///
 /// Layout after the company identifier (AltBeacon Protocol Specification v1.0, Radius Networks, 2014,
@@ -65,15 +67,15 @@ public struct AltBeacon: Sendable, Hashable {
     public var adStructure: ADStructure { .manufacturerData(companyID: companyID, data: manufacturerData) }
 
     /// The canonical id `altbeacon:<id1, 32 hex>:<id2>:<id3>` (formats.md), id2 and id3 in decimal.
-    public var canonicalID: String { HexText.text { appendCanonicalID(to: &$0) } }
+    public var canonicalID: String { JSONText.text(estimatedBytes: 64) { writeCanonicalID(to: &$0) } }
 
-    /// Appends the canonical id.
-    public func appendCanonicalID(to out: inout [UInt8]) {
-        out.append(contentsOf: "altbeacon:".utf8)
-        id1.appendHexDigits(to: &out)
-        out.append(UInt8(ascii: ":"))
-        HexText.appendDecimal(UInt64(id2), to: &out)
-        out.append(UInt8(ascii: ":"))
-        HexText.appendDecimal(UInt64(id3), to: &out)
+    /// Writes the canonical id.
+    public func writeCanonicalID(to w: inout JSONWriter) {
+        w.literal("altbeacon:")
+        id1.writeHexDigits(to: &w)
+        w.byte(UInt8(ascii: ":"))
+        w.digits(UInt64(id2))
+        w.byte(UInt8(ascii: ":"))
+        w.digits(UInt64(id3))
     }
 }

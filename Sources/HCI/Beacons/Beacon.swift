@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// One beacon frame found in advertising data: iBeacon, Eddystone-UID/URL/TLM or AltBeacon.
 ///
 /// Each case's type cites its own specification. `type` and `id` follow the interchange formats
@@ -36,12 +38,12 @@ public enum Beacon: Sendable, Hashable {
         }
     }
 
-    /// Appends the canonical id and returns true; false, with nothing appended, when the frame carries none.
-    public func appendID(to out: inout [UInt8]) -> Bool {
+    /// Writes the canonical id and returns true; false, with nothing written, when the frame carries none.
+    public func writeID(to w: inout JSONWriter) -> Bool {
         switch self {
-        case let .iBeacon(frame): frame.appendCanonicalID(to: &out)
-        case let .eddystoneUID(frame): frame.appendCanonicalID(to: &out)
-        case let .altBeacon(frame): frame.appendCanonicalID(to: &out)
+        case let .iBeacon(frame): frame.writeCanonicalID(to: &w)
+        case let .eddystoneUID(frame): frame.writeCanonicalID(to: &w)
+        case let .altBeacon(frame): frame.writeCanonicalID(to: &w)
         case .eddystoneURL, .eddystoneTLM: return false
         }
         return true

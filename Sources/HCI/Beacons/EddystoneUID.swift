@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// An Eddystone-UID frame (frame type 0x00): a 10-byte namespace and a 6-byte instance.
 ///
 /// google/eddystone, "eddystone-uid/README.md": frame type, ranging data (calibrated TX power at 0 m, signed dBm),
@@ -52,13 +54,13 @@ public struct EddystoneUID: Sendable, Hashable {
     public var adStructure: ADStructure { .serviceData16(uuid: Eddystone.serviceUUID, data: serviceData) }
 
     /// The canonical id `eddystone:<namespace, 20 hex>:<instance, 12 hex>` (formats.md).
-    public var canonicalID: String { HexText.text { appendCanonicalID(to: &$0) } }
+    public var canonicalID: String { JSONText.text(estimatedBytes: 64) { writeCanonicalID(to: &$0) } }
 
-    /// Appends the canonical id.
-    public func appendCanonicalID(to out: inout [UInt8]) {
-        out.append(contentsOf: "eddystone:".utf8)
-        HexText.append(bytes: namespace, to: &out)
-        out.append(UInt8(ascii: ":"))
-        HexText.append(bytes: instance, to: &out)
+    /// Writes the canonical id.
+    public func writeCanonicalID(to w: inout JSONWriter) {
+        w.literal("eddystone:")
+        for b in namespace { w.hex(b) }
+        w.byte(UInt8(ascii: ":"))
+        for b in instance { w.hex(b) }
     }
 }

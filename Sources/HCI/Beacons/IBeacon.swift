@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// An Apple iBeacon frame: Manufacturer Specific Data of Apple (company 0x004C) with beacon type 0x02, length 0x15.
 ///
 /// Layout after the company identifier (Apple, "Proximity Beacon Specification" R1, 2015, §"iBeacon advertising
@@ -65,15 +67,15 @@ public struct IBeacon: Sendable, Hashable {
     }
 
     /// The canonical id `ibeacon:<uuid>:<major>:<minor>` (formats.md).
-    public var canonicalID: String { HexText.text { appendCanonicalID(to: &$0) } }
+    public var canonicalID: String { JSONText.text(estimatedBytes: 64) { writeCanonicalID(to: &$0) } }
 
-    /// Appends the canonical id.
-    public func appendCanonicalID(to out: inout [UInt8]) {
-        out.append(contentsOf: "ibeacon:".utf8)
-        proximityUUID.appendDescription(to: &out)
-        out.append(UInt8(ascii: ":"))
-        HexText.appendDecimal(UInt64(major), to: &out)
-        out.append(UInt8(ascii: ":"))
-        HexText.appendDecimal(UInt64(minor), to: &out)
+    /// Writes the canonical id.
+    public func writeCanonicalID(to w: inout JSONWriter) {
+        w.literal("ibeacon:")
+        proximityUUID.writeDescription(to: &w)
+        w.byte(UInt8(ascii: ":"))
+        w.digits(UInt64(major))
+        w.byte(UInt8(ascii: ":"))
+        w.digits(UInt64(minor))
     }
 }

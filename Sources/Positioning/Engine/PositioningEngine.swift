@@ -69,7 +69,7 @@ public struct PositioningEngine: Sendable {
             trackers[s]!.add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration)
             counters.outliers += (trackers[s]!.filters[a]?.rejected ?? 0) - before
         } else {
-            var tracker = TargetTracker(target: o.target, firstTime: o.t, anchorCount: context.anchors.count)
+            var tracker = TargetTracker(target: o.target, firstTime: o.t)
             tracker.add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration)
             let s = freeSlots.popLast() ?? trackers.count
             if s == trackers.count { trackers.append(tracker) } else { trackers[s] = tracker }

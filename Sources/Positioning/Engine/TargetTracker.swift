@@ -2,18 +2,23 @@ import Foundation
 
 /// The state of one target: per-anchor RSSI filters, the Kalman filter, the floor and its fix grid.
 ///
-/// Memory is bounded by the venue's anchor count: one fixed-size `AnchorRSSIFilter` per anchor heard.
+/// Memory holds one fixed-size `AnchorRSSIFilter` per anchor heard lately: an anchor not heard for
+/// `forgetAnchorSeconds` is dropped (its filter holds nothing by then), so a tag that walks past hundreds of
+/// receivers keeps only those around it, whatever the venue's size.
 struct TargetTracker {
     let target: String
     /// Grid origin (the target's first observation) and the index of the next grid point to emit.
     let gridOrigin: Double
     var gridIndex = 0
     var lastObservationTime: Double
-    var filters: [AnchorRSSIFilter?]
+    /// The filters of the anchors heard lately, by anchor index.
+    var filters: [Int: AnchorRSSIFilter] = [:]
     /// Anchors with samples since the last tick, in the order first heard.
     var pending: [Int] = []
-    /// Every anchor this target has been heard by, in the order first heard.
+    /// The anchors with a filter, in the order first heard.
     var heardAnchors: [Int] = []
+    /// When quiet anchors are looked for next.
+    var nextForget = -Double.infinity
     var filter: InteractingMultipleModel?
     /// The filter's own time (its last update's sample time, or the last tick without samples).
     var lastTickTime: Double?
@@ -28,12 +33,26 @@ struct TargetTracker {
     /// Covariance-matching scale on the trilateration fixes' covariance.
     var fixScale = 1.0
 
-    init(target: String, firstTime: Double, anchorCount: Int) {
+    init(target: String, firstTime: Double) {
         self.target = target
         gridOrigin = firstTime
         lastObservationTime = firstTime
         lastHeardTime = firstTime
-        filters = Array(repeating: nil, count: anchorCount)
+    }
+
+    /// An anchor not heard for this long (and at least three RSSI windows) loses its filter.
+    static let forgetAnchorSeconds = 60.0
+
+    /// Drops the filters of anchors last heard before `g` less the horizon; looked for every 10 s of grid time.
+    mutating func forgetQuietAnchors(at g: Double, windowSeconds: Double) {
+        guard g >= nextForget else { return }
+        nextForget = g + 10
+        let cutoff = g - max(Self.forgetAnchorSeconds, 3 * windowSeconds)
+        heardAnchors.removeAll { a in
+            guard let f = filters[a], f.lastTime < cutoff, !pending.contains(a) else { return false }
+            filters[a] = nil
+            return true
+        }
     }
 
     /// The time of the next fix to emit.
@@ -238,6 +257,7 @@ struct TargetTracker {
             votes.append((anchor.floor, value))
         }
         pending.removeAll(keepingCapacity: true)
+        forgetQuietAnchors(at: g, windowSeconds: c.filterWindowSeconds)
         floorEstimator.update(votes)
         return (out, sampleCount > 0 ? timeSum / Double(sampleCount) : g)
     }

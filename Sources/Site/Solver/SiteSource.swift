@@ -268,11 +268,12 @@ public final class SiteSource: ObservationSource {
             return
         }
         state.withLock { s in
-            var r = s.receivers[receiver] ?? newReceiver(receiver, kind: .bluedot)
+            // Taken out of the table while it changes, so its clock's window is not copied on every batch.
+            var r = s.receivers.removeValue(forKey: receiver) ?? newReceiver(receiver, kind: .bluedot)
             r.clock.add(sent: batch.clock, arrival: now)
             let offset = r.clock.offset ?? 0
             r.info.clockOffset = r.clock.offset
-            r.info.clockJitter = r.clock.jitter
+            if r.info.clockJitter == nil { r.info.clockJitter = r.clock.jitter }
             r.info.batches += 1
             if let expected = r.nextSequence, batch.sequence > expected {
                 r.info.missedBatches += batch.sequence - expected
@@ -306,7 +307,7 @@ public final class SiteSource: ObservationSource {
         let o = Observation(t: now, anchor: report.node, target: Self.canonicalTarget(report.device), rssiDBm: rssi,
                             txPowerDBm: report.referencePowerDBm)
         state.withLock { s in
-            var r = s.receivers[report.node] ?? newReceiver(report.node, kind: .espresense)
+            var r = s.receivers.removeValue(forKey: report.node) ?? newReceiver(report.node, kind: .espresense)
             admit(o, receiver: &r, state: &s)
             count(&r, 1, now: now)
             s.receivers[report.node] = r
@@ -394,6 +395,8 @@ public final class SiteSource: ObservationSource {
         r.rateWindowCount += n
         if now - start >= 5 {
             r.info.sightingsPerSecond = Double(r.rateWindowCount) / (now - start)
+            // The jitter sorts the clock's recent differences: once a window, not once a batch.
+            r.info.clockJitter = r.clock.jitter
             r.rateWindowStart = now
             r.rateWindowCount = 0
         }

@@ -1,0 +1,267 @@
+/// Writes JSON text into raw scratch memory with plain stores: the hot path behind every writer that appends a
+/// line or a payload to a byte buffer (`JSONText.append(to:_:)` hands it out). Each write checks the room left;
+/// when the scratch is too small the writer only notes it, and `JSONText.append` runs the writing again with twice
+/// the room, so no caller sees the limit.
+public struct JSONWriter: ~Copyable {
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
+    @usableFromInline var count = 0
+    @usableFromInline var overflowed = false
+
+    @inlinable init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    /// Whether `n` more bytes fit; notes the overflow when they do not.
+    @inlinable @inline(__always)
+    mutating func room(_ n: Int) -> Bool {
+        guard count &+ n <= capacity else {
+            overflowed = true
+            return false
+        }
+        return true
+    }
+
+    /// One byte.
+    @inlinable @inline(__always)
+    public mutating func byte(_ b: UInt8) {
+        guard room(1) else { return }
+        base[count] = b
+        count &+= 1
+    }
+
+    /// Literal text (keys with their separators, punctuation) as it is.
+    @inlinable @inline(__always)
+    public mutating func literal(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        guard room(n) else { return }
+        (base + count).update(from: text.utf8Start, count: n)
+        count &+= n
+    }
+
+    /// Bytes as they are.
+    @inlinable
+    public mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
+        guard room(source.count), let start = source.baseAddress else { return }
+        (base + count).update(from: start, count: source.count)
+        count &+= source.count
+    }
+
+    /// The decimal digits of `value`, left-padded with zeros to `width`.
+    @inlinable
+    public mutating func digits(_ value: UInt64, width: Int = 1) {
+        let n = max(Self.decimalDigitCount(value), width)
+        guard room(n) else { return }
+        // Two digits at a time from the end, out of the table of the pairs "00" ... "99".
+        let pairs = Self.digitPairs.utf8Start
+        var p = base + count + n
+        var v = value
+        while v >= 100 {
+            let pair = Int(truncatingIfNeeded: v % 100) &* 2
+            v /= 100
+            p -= 2
+            p[0] = pairs[pair]
+            p[1] = pairs[pair &+ 1]
+        }
+        if v >= 10 {
+            let pair = Int(truncatingIfNeeded: v) &* 2
+            p -= 2
+            p[0] = pairs[pair]
+            p[1] = pairs[pair &+ 1]
+        } else {
+            p -= 1
+            p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+        }
+        while p > base + count {
+            p -= 1
+            p[0] = UInt8(ascii: "0")
+        }
+        count &+= n
+    }
+
+    /// How many decimal digits `value` has (1 for 0).
+    @inlinable @inline(__always)
+    static func decimalDigitCount(_ value: UInt64) -> Int {
+        var n = 1
+        var v = value
+        while v >= 10_000 {
+            v /= 10_000
+            n &+= 4
+        }
+        if v >= 100 { return n &+ (v >= 1000 ? 3 : 2) }
+        return n &+ (v >= 10 ? 1 : 0)
+    }
+
+    @usableFromInline static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// An integer, `-` first when negative.
+    @inlinable
+    public mutating func integer(_ value: Int) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        digits(UInt64(value.magnitude))
+    }
+
+    /// `value` with exactly `decimals` digits after the point (`JSONText.fixed`'s definition).
+    @inlinable
+    public mutating func fixed(_ value: Double, decimals: Int) {
+        guard value.isFinite else { return literal("null") }
+        let d = min(max(decimals, 0), 9)
+        let divisor = Self.powerOfTen(d)
+        let scaled = value.magnitude * Double(divisor)
+        guard scaled < 9_007_199_254_740_991.5 else { return string(utf8: "\(value)") }
+        // Rounded half away from zero: below 2^53 the truncation and the fraction left are exact.
+        var units = UInt64(scaled)
+        if scaled - Double(units) >= 0.5 { units &+= 1 }
+        if units >= 9_007_199_254_740_992 { return string(utf8: "\(value)") }
+        if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
+        digits(units / divisor)
+        if d > 0 {
+            byte(UInt8(ascii: "."))
+            digits(units % divisor, width: d)
+        }
+    }
+
+    /// 10^d for d in 0 ... 9.
+    @inlinable @inline(__always)
+    static func powerOfTen(_ d: Int) -> UInt64 {
+        switch d {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        default: 1_000_000_000
+        }
+    }
+
+    /// `fixed(value, decimals:)` without trailing zeros after the point, nor the point when nothing follows it
+    /// (`2.5`, `3`): the feed's short numbers.
+    @inlinable
+    public mutating func trimmedFixed(_ value: Double, decimals: Int) {
+        let start = count
+        fixed(value, decimals: decimals)
+        let written = UnsafeBufferPointer(start: base + start, count: count - start)
+        // Only the fixed form: a huge value's shortest form (`1.5e+300`) keeps its zeros.
+        guard !overflowed, decimals > 0, value.isFinite, written.contains(UInt8(ascii: ".")),
+              !written.contains(UInt8(ascii: "e"))
+        else { return }
+        while count > start, base[count - 1] == UInt8(ascii: "0") { count -= 1 }
+        if count > start, base[count - 1] == UInt8(ascii: ".") { count -= 1 }
+    }
+
+    /// `JSONText.shortest(value)`, or the integer's digits when `value` is a whole number under 10^9 in magnitude
+    /// (`-59`, not `-59.0`).
+    @inlinable
+    public mutating func compact(_ value: Double) {
+        if value == value.rounded(), value.magnitude < 1e9 {
+            integer(Int(value))
+        } else {
+            string(utf8: JSONText.shortest(value))
+        }
+    }
+
+    /// `text`'s UTF-8 as it is (for text known to need no escaping, such as numbers).
+    @inlinable
+    public mutating func string(utf8 text: String) {
+        var text = text
+        text.withUTF8 { bytes($0) }
+    }
+
+    /// `text` as a JSON string literal: quotes, backslashes and control characters escaped (RFC 8259 §7); other
+    /// characters as they are. The one escaper.
+    @inlinable
+    public mutating func quoted(_ text: String) {
+        byte(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            guard let start = utf8.baseAddress else { return }
+            var plainFrom = 0
+            var i = 0
+            while i < utf8.count {
+                // Eight bytes at a time while none of them needs escaping (the usual ids and names).
+                if i &+ 8 <= utf8.count {
+                    let word = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)
+                    if !Self.needsEscape(word) {
+                        i &+= 8
+                        continue
+                    }
+                }
+                let b = utf8[i]
+                if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                    bytes(UnsafeBufferPointer(rebasing: utf8[plainFrom..<i]))
+                    plainFrom = i &+ 1
+                    escape(b)
+                }
+                i &+= 1
+            }
+            bytes(UnsafeBufferPointer(rebasing: utf8[plainFrom...]))
+        }
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes of `word` is a control character, `"` or `\\`: each test is "has a zero
+    /// byte" on a transformed word (the bit trick of Hacker's Delight, 6-1), which may only err towards true for
+    /// bytes of 0x80 and above, so a true answer is rechecked byte by byte.
+    @inlinable @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let below20 = (word &- ones &* 0x20) & ~word & highs != 0
+        return below20 || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+    }
+
+    @usableFromInline mutating func escape(_ b: UInt8) {
+        byte(UInt8(ascii: "\\"))
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte(b)
+        case UInt8(ascii: "\n"): byte(UInt8(ascii: "n"))
+        case UInt8(ascii: "\r"): byte(UInt8(ascii: "r"))
+        case UInt8(ascii: "\t"): byte(UInt8(ascii: "t"))
+        default:
+            literal("u00")
+            hex(b)
+        }
+    }
+
+    /// Two lower-case hex digits of `b`.
+    @inlinable @inline(__always)
+    public mutating func hex(_ b: UInt8) {
+        guard room(2) else { return }
+        base[count] = Self.hexDigit(b >> 4)
+        base[count &+ 1] = Self.hexDigit(b & 0x0F)
+        count &+= 2
+    }
+
+    /// The low `digits` hex digits of `value`, most significant first, lower case.
+    @inlinable
+    public mutating func hex(_ value: UInt64, digits: Int) {
+        guard room(digits) else { return }
+        for k in 0..<digits {
+            base[count &+ k] = Self.hexDigit(UInt8(truncatingIfNeeded: (value >> UInt64(4 * (digits - 1 - k))) & 0xF))
+        }
+        count &+= digits
+    }
+
+    /// Two upper-case hex digits of `b`.
+    @inlinable @inline(__always)
+    public mutating func upperHex(_ b: UInt8) {
+        guard room(2) else { return }
+        base[count] = Self.hexDigit(b >> 4, upper: true)
+        base[count &+ 1] = Self.hexDigit(b & 0x0F, upper: true)
+        count &+= 2
+    }
+
+    @inlinable @inline(__always)
+    static func hexDigit(_ nibble: UInt8, upper: Bool = false) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : (upper ? UInt8(ascii: "A") : UInt8(ascii: "a")) &+ nibble &- 10
+    }
+}

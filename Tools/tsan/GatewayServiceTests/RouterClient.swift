@@ -1,0 +1,1 @@
+../../../Tests/GatewayTests/RouterClient.swift
