@@ -82,18 +82,7 @@ struct JSONScanner {
     ///
     /// `first` tracks whether a separating comma is due; start it at true.
     mutating func nextKey(first: inout Bool) throws(JSONSyntaxError) -> String? {
-        guard let byte = peek() else { throw error("unterminated object") }
-        if byte == UInt8(ascii: "}") {
-            index += 1
-            return nil
-        }
-        if !first {
-            guard byte == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
-            index += 1
-        }
-        first = false
-        guard peek() == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
-        keyStart = index
+        guard try atKey(first: &first) else { return nil }
         let key = try string()
         try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
         return key
@@ -102,18 +91,7 @@ struct JSONScanner {
     /// Reads the next key like `nextKey`, without making a `String` of it: the flat line parsers match it against
     /// their literal keys (`switch key { case "t": ... }`).
     mutating func nextKeyBytes(first: inout Bool) throws(JSONSyntaxError) -> JSONKey? {
-        guard let byte = peek() else { throw error("unterminated object") }
-        if byte == UInt8(ascii: "}") {
-            index += 1
-            return nil
-        }
-        if !first {
-            guard byte == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
-            index += 1
-        }
-        first = false
-        guard peek() == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
-        keyStart = index
+        guard try atKey(first: &first) else { return nil }
         var end = index + 1
         while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
             end += 1
@@ -128,6 +106,24 @@ struct JSONScanner {
         }
         try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
         return key
+    }
+
+    /// Moves to the opening quote of the next key (past a separating comma when `first` is false) and returns
+    /// true, or consumes the object's closing `}` and returns false.
+    private mutating func atKey(first: inout Bool) throws(JSONSyntaxError) -> Bool {
+        guard let byte = peek() else { throw error("unterminated object") }
+        if byte == UInt8(ascii: "}") {
+            index += 1
+            return false
+        }
+        if !first {
+            guard byte == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
+            index += 1
+        }
+        first = false
+        guard peek() == UInt8(ascii: "\"") else { throw error("expected a key in quotes") }
+        keyStart = index
+        return true
     }
 
     /// Consumes `[`.
