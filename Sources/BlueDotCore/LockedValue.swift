@@ -20,7 +20,9 @@ public final class LockedValue<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value and returns its result.
     @inlinable
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         lock.lock()
         defer { lock.unlock() }
         return try body(&stored)

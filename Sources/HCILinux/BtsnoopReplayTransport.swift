@@ -1,6 +1,5 @@
 import BlueDotCore
 import HCI
-import Synchronization
 
 /// Replays a btsnoop recording as if it were a controller: an `HCITransport` over a file.
 ///
@@ -24,14 +23,14 @@ public final class BtsnoopReplayTransport: HCITransport {
     /// The pacing of `open()`.
     public let pacing: Pacing
     private let clock: any BlueDotClock
-    private let current: Mutex<ReplaySession?>
+    private let current: LockedValue<ReplaySession?>
 
     /// Creates a replay of the file at `path`; `clock` paces it (a test clock replays without waiting).
     public init(path: String, pacing: Pacing = .recorded(speed: 1), clock: any BlueDotClock = SystemClock()) {
         self.path = path
         self.pacing = pacing
         self.clock = clock
-        current = Mutex(nil)
+        current = LockedValue(nil)
     }
 
     /// `btsnoop:<path>`.

@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import BlueDotCore
 import Foundation
-import Synchronization
 
 /// One open file descriptor (socket or tty) read on a dedicated thread, with a wake pipe so `stop()` interrupts
 /// a pending read at once, whatever the descriptor.
@@ -36,7 +36,7 @@ final class DescriptorLink: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let policy: Policy
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Takes ownership of `descriptor` (closed by this link from now on, even if this initialiser throws).
     init(descriptor: Int32, name: String, policy: Policy) throws(HCILinuxError) {

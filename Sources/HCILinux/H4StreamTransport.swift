@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import BlueDotCore
 import HCI
-import Synchronization
 
 /// HCI over an H4 byte stream: a TCP connection (Bumble's `tcp-server`, a network-attached controller) or a
 /// serial line (`/dev/ttyUSB0`, a Zephyr `hci_uart` board, a pty).
@@ -83,7 +83,7 @@ public final class H4StreamTransport: HCITransport {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: HCIPacket.self)
         continuation.onTermination = { _ in link.stop() }
         current.install(link)
-        let framer = Mutex(H4Framer())
+        let framer = LockedValue(H4Framer())
         link.startReading(
             onBytes: { chunk throws(HCILinuxError) in
                 try framer.withLock { (framer: inout H4Framer) throws(HCILinuxError) in

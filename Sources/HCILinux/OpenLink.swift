@@ -1,10 +1,10 @@
+import BlueDotCore
 import HCI
-import Synchronization
 
 /// The link a descriptor transport has open now, shared by the BlueZ socket and the H4 stream transports: both
 /// write a packet as H4 bytes with a deadline and close by stopping the reader and waiting for it.
 final class OpenLink: Sendable {
-    private let current = Mutex<DescriptorLink?>(nil)
+    private let current = LockedValue<DescriptorLink?>(nil)
 
     /// Makes `link` the open one (after `close()` closed any earlier one).
     func install(_ link: DescriptorLink) {

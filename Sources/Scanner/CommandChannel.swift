@@ -1,6 +1,5 @@
 import BlueDotCore
 import HCI
-import Synchronization
 
 /// What the controller answered to one command: the Command Complete or Command Status event that names it.
 ///
@@ -39,7 +38,7 @@ final class CommandChannel: Sendable {
         var closedReason: String?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let transportName: String
     private let clock: any BlueDotClock
 

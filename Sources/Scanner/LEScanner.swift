@@ -1,7 +1,6 @@
 import BlueDotCore
 import HCI
 import Logging
-import Synchronization
 
 /// Scans for LE advertisements over any `HCITransport`, turning every report entry into a `Sighting`, and keeps
 /// scanning through dropped links and controller hardware errors until stopped.
@@ -24,7 +23,7 @@ public final class LEScanner: Sendable {
     let logger: Logger
     let signals: AsyncStream<ScannerSignal>
     let signalSink: AsyncStream<ScannerSignal>.Continuation
-    let state = Mutex(ScannerState())
+    let state = LockedValue(ScannerState())
 
     /// Creates a scanner.
     ///

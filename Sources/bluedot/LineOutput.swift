@@ -1,13 +1,13 @@
+import BlueDotCore
 import Foundation
-import Synchronization
 
 /// Writes lines to standard output through one buffer, safe from any thread.
 ///
 /// `flushEachLine` suits live scans (a reader sees each sighting at once); decoding a recording buffers 64 KiB.
 /// When the reader goes away (EPIPE, with SIGPIPE ignored) the output is dropped and `onClosed` runs once.
 final class LineOutput: Sendable {
-    private let buffer = Mutex<[UInt8]>([])
-    private let closed = Mutex(false)
+    private let buffer = LockedValue<[UInt8]>([])
+    private let closed = LockedValue(false)
     private let flushEachLine: Bool
     private let onClosed: @Sendable () -> Void
 

@@ -1,8 +1,8 @@
+import BlueDotCore
 import HCI
 import HCILinux
 import Logging
 import Scanner
-import Synchronization
 
 /// `record`: every HCI packet of a live scan written to a btsnoop file (HCILinux's recorder), flushed and
 /// closed on shutdown. The first write failure is logged; the scan goes on without the recording.
@@ -10,7 +10,7 @@ public final class BtsnoopRecording: HCIPacketRecorder {
     /// The file being written.
     public let recorder: BtsnoopRecorder
     private let logger: Logger
-    private let failed = Mutex(false)
+    private let failed = LockedValue(false)
 
     /// Creates the file at `path` (replacing it).
     public init(path: String, logger: Logger) throws {

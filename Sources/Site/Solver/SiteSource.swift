@@ -3,7 +3,6 @@ import BlueDotCore
 import Formats
 import Logging
 import Positioning
-import Synchronization
 
 /// The solver role's input: the site's receivers (and ESPresense nodes) over MQTT, as one `ObservationSource` of
 /// the spine.
@@ -92,7 +91,7 @@ public final class SiteSource: ObservationSource {
     private let clock: any BlueDotClock
     private let logger: Logger
     private let state = LockedValue(State())
-    private let delivering = Mutex(())
+    private let delivering = LockedValue(())
 
     /// A source over `client` for the site `topics`; `knownReceivers` are the venue's anchor ids and
     /// `measuredPower` their model's RSSI at 1 m (ESPresense reports are moved onto it); `farewell` is published on
