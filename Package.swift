@@ -5,6 +5,7 @@
 //
 //   BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator, JSON text, the
 //       venue projection)
+//   BlueDotCore  <-  HCI (the wire protocol; its text forms are written by BlueDotCore's JSONWriter)
 //   HCI, BlueDotCore  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   BlueDotCore  <-  Positioning (pure maths: path loss, filters, trilateration, Kalman, engine; no file I/O)
