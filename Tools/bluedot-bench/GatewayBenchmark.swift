@@ -149,9 +149,12 @@ enum GatewayBenchmark {
     }
 
     /// VmRSS of `pid`, KiB.
-    static func residentKiB(_ pid: Int32) -> Int {
+    static func residentKiB(_ pid: Int32) -> Int { statusKiB(pid, field: "VmRSS") }
+
+    /// A KiB field of `/proc/<pid>/status` (`VmRSS`, `RssAnon`); 0 when the process is gone.
+    static func statusKiB(_ pid: Int32, field: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
         else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }

@@ -58,17 +58,10 @@ struct SoakSampler: Sendable {
         SoakSample(
             t: SystemClock().now() - start,
             solverKiB: GatewayBenchmark.residentKiB(solverPID), receiverKiB: GatewayBenchmark.residentKiB(receiverPID),
-            solverAnonKiB: Self.anonymousKiB(solverPID), receiverAnonKiB: Self.anonymousKiB(receiverPID),
+            solverAnonKiB: GatewayBenchmark.statusKiB(solverPID, field: "RssAnon"),
+            receiverAnonKiB: GatewayBenchmark.statusKiB(receiverPID, field: "RssAnon"),
             solverCPU: GatewayBenchmark.cpuSeconds(solverPID), receiverCPU: GatewayBenchmark.cpuSeconds(receiverPID),
             metrics: Self.metrics(base))
-    }
-
-    /// RssAnon of `pid`, KiB; 0 when it is gone.
-    static func anonymousKiB(_ pid: Int32) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") })
-        else { return 0 }
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
     /// Every series of the Prometheus text at `base`/metrics, by name with its labels as written

@@ -71,7 +71,7 @@ public enum FeedEvent: Sendable, Hashable {
             Self.write(drawing, to: &w)
             if let reportedAt {
                 w.literal(",\"reportedAt\":")
-                Self.writeNumber(reportedAt, decimals: 6, to: &w)
+                w.trimmedFixed(reportedAt, decimals: 6)
             }
         case .display(let target, let drawing):
             w.literal("{\"target\":")
@@ -87,7 +87,7 @@ public enum FeedEvent: Sendable, Hashable {
             w.literal(",\"room\":")
             w.quoted(room)
             w.literal(",\"t\":")
-            Self.writeNumber(t, decimals: 3, to: &w)
+            w.trimmedFixed(t, decimals: 3)
         case .status(let status):
             w.literal("{\"status\":")
             w.quoted(status.description)
@@ -125,13 +125,13 @@ public enum FeedEvent: Sendable, Hashable {
         w.literal("{\"symbol\":")
         w.quoted(d.symbol)
         w.literal(",\"accuracy\":")
-        writeNumber(d.accuracyMeters, decimals: 2, to: &w)
+        w.trimmedFixed(d.accuracyMeters, decimals: 2)
         if let rotation = d.rotationDegrees {
             w.literal(",\"rotation\":")
-            writeNumber(rotation, decimals: 1, to: &w)
+            w.trimmedFixed(rotation, decimals: 1)
         }
         w.literal(",\"navigationRotation\":")
-        writeNumber(d.navigationRotationDegrees, decimals: 1, to: &w)
+        w.trimmedFixed(d.navigationRotationDegrees, decimals: 1)
         w.literal(d.ping ? ",\"ping\":true" : ",\"ping\":false")
         w.literal(",\"pingSequence\":")
         w.integer(d.pingSequence)
@@ -140,12 +140,7 @@ public enum FeedEvent: Sendable, Hashable {
 
     /// A finite number with at most `decimals` decimals, trailing zeros dropped.
     static func number(_ x: Double, decimals: Int) -> String {
-        JSONText.text(estimatedBytes: 32) { writeNumber(x, decimals: decimals, to: &$0) }
-    }
-
-    /// Writes `number(x, decimals:)`: the writer's fixed form without its trailing zeros (and point).
-    static func writeNumber(_ x: Double, decimals: Int, to w: inout JSONWriter) {
-        w.trimmedFixed(x, decimals: decimals)
+        JSONText.text(estimatedBytes: 32) { $0.trimmedFixed(x, decimals: decimals) }
     }
 }
 
