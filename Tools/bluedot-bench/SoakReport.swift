@@ -15,6 +15,8 @@ struct SoakReport {
         var startMiB = 0.0, warmedMiB = 0.0, endMiB = 0.0, peakMiB = 0.0
         /// Least-squares slope of VmRSS against time over the samples after the warm-up, MiB per hour.
         var slopeMiBPerHour = 0.0
+        /// The same over the run's second half only: near zero when what grew early was a cache filling up.
+        var lateSlopeMiBPerHour = 0.0
 
         init(_ samples: [(t: Double, kib: Int)], warmup: Double) {
             let mib = samples.filter { $0.kib > 0 }.map { (t: $0.t, y: Double($0.kib) / 1024) }
@@ -24,23 +26,28 @@ struct SoakReport {
             peakMiB = mib.map(\.y).max() ?? 0
             let after = mib.filter { $0.t >= warmup }
             warmedMiB = after.first?.y ?? last.y
-            // slope = Σ (t - t̄)(y - ȳ) / Σ (t - t̄)², t in hours
-            let n = Double(after.count)
-            guard n >= 2 else { return }
-            let tMean = after.map { $0.t / 3600 }.reduce(0, +) / n, yMean = after.map(\.y).reduce(0, +) / n
-            let sxy = after.map { ($0.t / 3600 - tMean) * ($0.y - yMean) }.reduce(0, +)
-            let sxx = after.map { ($0.t / 3600 - tMean) * ($0.t / 3600 - tMean) }.reduce(0, +)
-            slopeMiBPerHour = sxx > 0 ? sxy / sxx : 0
+            slopeMiBPerHour = Self.slope(after)
+            lateSlopeMiBPerHour = Self.slope(mib.filter { $0.t >= last.t / 2 })
+        }
+
+        /// Least-squares slope, MiB per hour: Σ (t - t̄)(y - ȳ) / Σ (t - t̄)², t in hours.
+        private static func slope(_ points: [(t: Double, y: Double)]) -> Double {
+            let n = Double(points.count)
+            guard n >= 2 else { return 0 }
+            let tMean = points.map { $0.t / 3600 }.reduce(0, +) / n, yMean = points.map(\.y).reduce(0, +) / n
+            let sxy = points.map { ($0.t / 3600 - tMean) * ($0.y - yMean) }.reduce(0, +)
+            let sxx = points.map { ($0.t / 3600 - tMean) * ($0.t / 3600 - tMean) }.reduce(0, +)
+            return sxx > 0 ? sxy / sxx : 0
         }
 
         var json: [String: Any] {
             ["startMiB": startMiB, "afterWarmupMiB": warmedMiB, "endMiB": endMiB, "peakMiB": peakMiB,
-             "slopeMiBPerHour": slopeMiBPerHour]
+             "slopeMiBPerHour": slopeMiBPerHour, "secondHalfSlopeMiBPerHour": lateSlopeMiBPerHour]
         }
 
         var line: String {
-            String(format: "start %.1f MiB, after warm-up %.1f, end %.1f, peak %.1f; slope %+.2f MiB/h",
-                   startMiB, warmedMiB, endMiB, peakMiB, slopeMiBPerHour)
+            String(format: "start %.1f MiB, after warm-up %.1f, end %.1f, peak %.1f; slope %+.2f MiB/h (second half %+.2f)",
+                   startMiB, warmedMiB, endMiB, peakMiB, slopeMiBPerHour, lateSlopeMiBPerHour)
         }
     }
 
