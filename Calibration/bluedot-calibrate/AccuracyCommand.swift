@@ -6,10 +6,12 @@ import Foundation
 struct AccuracyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accuracy",
-        abstract: "Replay the scenario's test sets through the engine; fail when accuracy is worse than the baseline.",
+        abstract: "Score the scenario's test sets held out; fail when accuracy is worse than the baseline.",
         discussion: """
-            Same path as `bluedot replay --calibrate`: each set's venue is calibrated on its surveys, replayed \
-            and scored. A set fails when median or p90 exceed the baseline by more than 10% + 0.05 m, when \
+            Leave one fold out: each set's surveys are split into folds (tracks, runs apart in time, or surveyed \
+            points for static scans); each fold is replayed by an engine calibrated on the other folds only, as \
+            `bluedot replay --calibrate` calibrates, with the radius scaled by the conformal calibration of the \
+            other folds' held-out scores; the set's fixes are scored against its truth. A set fails when median or p90 exceed the baseline by more than 10% + 0.05 m, when \
             coverage68 leaves [0.60, 0.76] (widened to baseline +/- 0.05), or when its scored share drops by more \
             than 0.02. Exit 1 with one line per failure. --write-baseline records the current figures instead.
             """
@@ -31,9 +33,6 @@ struct AccuracyCommand: ParsableCommand {
     @Option(help: "Baseline file (default: Calibration/accuracy-baseline.json in the package).")
     var baseline: String?
 
-    @Option(help: "Replay only the first N seconds of each set (the baseline records this; runs must match).")
-    var limitSeconds: Double?
-
     @Option(name: .customLong("set"), help: "Only this set (repeatable).")
     var only: [String] = []
 
@@ -54,20 +53,22 @@ struct AccuracyCommand: ParsableCommand {
                                       + "(write one with --write-baseline)")
             }
         }
-        let check = AccuracyCheck(limitSeconds: limitSeconds ?? (writeBaseline ? nil : stored?.limitSeconds))
-        if let stored, stored.protocolNote != check.protocolNote {
-            throw ValidationError("baseline was made with \"\(stored.protocolNote)\", this run is \"\(check.protocolNote)\"")
+        let check = AccuracyCheck()
+        if let stored, stored.protocolNote != AccuracyCheck.protocolNote {
+            throw ValidationError("baseline was made with \"\(stored.protocolNote)\", this run is \"\(AccuracyCheck.protocolNote)\"")
         }
         var results: [AccuracyBaseline.SetResult] = []
-        print("set                         median    p90  cov68  scored")
+        print("set                         median    p90  cov68 radius   (engine's own: cov68 radius)  scored  folds")
         for set in sets {
             let r = try check.run(set)
             results.append(r)
-            print(String(format: "%@ %6.2f %6.2f  %5.3f  %5.3f", set.name.padding(toLength: 26, withPad: " ", startingAt: 0),
-                         r.median, r.p90, r.coverage68, r.scoredShare))
+            print(String(format: "%@ %6.2f %6.2f  %5.3f %6.2f   %5.3f %6.2f  %5.3f  %d %@",
+                         set.name.padding(toLength: 26, withPad: " ", startingAt: 0), r.median, r.p90, r.coverage68,
+                         r.meanRadius ?? .nan, r.uncalibratedCoverage68 ?? .nan, r.uncalibratedMeanRadius ?? .nan,
+                         r.scoredShare, r.folds ?? 0, r.foldKind ?? ""))
         }
         if writeBaseline {
-            let new = AccuracyBaseline(protocolNote: check.protocolNote, limitSeconds: check.limitSeconds, sets: results)
+            let new = AccuracyBaseline(protocolNote: AccuracyCheck.protocolNote, sets: results)
             try new.json().write(toFile: baselinePath, atomically: true, encoding: .utf8)
             print("wrote \(baselinePath)")
             return

@@ -38,6 +38,17 @@ struct FitCommand: ParsableCommand {
     @Flag(help: "Exit 2 when any anchor is flagged.")
     var failOnFlags = false
 
+    @Option(help: """
+        Target model whose accuracy radius is calibrated: moving (walkers, robots) or static (scans of a device \
+        that stays put). The survey is split into folds (its files; else runs apart in time; else, static, its \
+        surveyed points), each replayed held out, and the radius scale that makes 68% of held-out fixes fall \
+        inside it is written into the venue (`radius`).
+        """)
+    var mode: RadiusCalibration.Mode = .moving
+
+    @Flag(inversion: .prefixedNo, help: "Calibrate the accuracy radius on held-out replays of the survey.")
+    var radiusCalibration = true
+
     func validate() throws {
         guard !surveys.isEmpty else { throw ValidationError("give at least one --survey") }
         guard shrinkage >= 0 else { throw ValidationError("--shrinkage must be >= 0") }
@@ -45,19 +56,34 @@ struct FitCommand: ParsableCommand {
 
     func run() throws {
         let site = try VenueLoader.load(path: venue)
-        let survey = try SurveyCalibration.readSamples(surveys: surveys)
+        let survey = try SurveyCalibration.readSurveys(surveys)
         for (path, report) in zip(surveys, survey.reports) {
             FileHandle.standardError.write(Data("\(path): \(report)\n".utf8))
         }
         if survey.withoutTruth > 0 {
             FileHandle.standardError.write(Data("\(survey.withoutTruth) survey line(s) without truth skipped\n".utf8))
         }
-        let samples = survey.samples
+        let samples = survey.files.flatMap(\.samples)
         var fitter = SurveyFitter()
         fitter.calibrator.shrinkageSamples = shrinkage
         fitter.thresholds.minimumSamples = minimumSamples
-        let (calibrated, fit) = fitter.fit(samples, venue: site)
+        var (calibrated, fit) = fitter.fit(samples, venue: site)
         print(fit.text, terminator: "")
+        if radiusCalibration {
+            // Held out as `bluedot run` will use the venue written here: its models only.
+            let known = Set(site.anchors.map(\.id))
+            let files = survey.files.map { ($0.file, $0.samples.filter { known.contains($0.anchor) }) }
+            do {
+                let heldOut = try HeldOutCalibration(venue: site, surveys: files, mode: mode,
+                                                     configuration: mode == .static ? .stationary : .moving,
+                                                     calibrator: fitter.calibrator, venueOnly: true)
+                calibrated.radius[mode] = heldOut.calibration()
+                fit.radius = heldOut.summary
+                print(heldOut.summary.text)
+            } catch {
+                FileHandle.standardError.write(Data("radius not calibrated: \(error)\n".utf8))
+            }
+        }
         let directory = (out as NSString).deletingLastPathComponent
         try VenueWriter.json(calibrated, relativeTo: directory.isEmpty ? nil : directory)
             .write(toFile: out, atomically: true, encoding: .utf8)
@@ -65,3 +91,5 @@ struct FitCommand: ParsableCommand {
         if failOnFlags && !fit.flagged.isEmpty { throw ExitCode(2) }
     }
 }
+
+extension RadiusCalibration.Mode: ExpressibleByArgument {}

@@ -41,6 +41,12 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Target model: moving (walkers, robots) or static (scans of a device that stays put).")
     var mode: Mode = .moving
 
+    @Flag(inversion: .prefixedNo, help: """
+        With --calibrate: also calibrate the accuracy radius on held-out replays of the surveys (each file, run \
+        or surveyed point replayed by an engine calibrated without it), so 68% of fixes fall inside it.
+        """)
+    var radiusCalibration = true
+
     @Option(help: """
         Override the mode's filter update: rssi (EKF on each anchor's RSSI), trilateration (a fix per tick \
         fed to the filter) or snapshot (a fresh fix per tick, no dynamics).
@@ -65,6 +71,7 @@ struct ReplayCommand: ParsableCommand {
         engine.intervalSeconds = interval
         if let update { engine.update = update }
         if !surveys.isEmpty {
+            let uncalibrated = site
             let outcome = try SurveyCalibration.calibrate(venue: site, surveys: surveys, strict: strict)
             for report in outcome.reports { Self.log("calibrate: \(report)") }
             let fit = outcome.result.site.model
@@ -77,6 +84,19 @@ struct ReplayCommand: ParsableCommand {
                                 engine.usesBodyShadow ? "" : ", not used for moving targets"))
             }
             site = outcome.venue
+            if radiusCalibration {
+                let radiusMode: RadiusCalibration.Mode = mode == .static ? .static : .moving
+                do {
+                    let read = try SurveyCalibration.readSurveys(surveys, strict: strict,
+                                                                 knownAnchors: Set(site.anchors.map(\.id)))
+                    let heldOut = try HeldOutCalibration(venue: uncalibrated, surveys: read.files, mode: radiusMode,
+                                                         configuration: engine)
+                    site.radius[radiusMode] = heldOut.calibration()
+                    Self.log("calibrate: " + heldOut.summary.text)
+                } catch let error as HeldOutCalibration.TooFewFolds {
+                    Self.log("calibrate: radius not calibrated: \(error)")
+                }
+            }
             outcome.configure(&engine)
         }
         var sink = try FixOutput(path: output)

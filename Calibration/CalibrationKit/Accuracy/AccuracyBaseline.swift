@@ -37,35 +37,43 @@ public struct AccuracyBaseline: Sendable, Hashable, Codable {
         public var coverage68: Double
         /// Scored truth points over all truth points.
         public var scoredShare: Double
-        /// Truth points replayed (after subsampling).
+        /// Truth points of the set.
         public var truthPoints: Int
+        /// Mean radius of the scored fixes (after the held-out radius calibration), metres.
+        public var meanRadius: Double?
+        /// Coverage and mean radius of the same fixes with the engine's own radius (no radius calibration).
+        public var uncalibratedCoverage68: Double?, uncalibratedMeanRadius: Double?
+        /// How many folds the set's fixes came from, and what a fold is (`HeldOutCalibration.FoldKind`).
+        public var folds: Int?, foldKind: String?
 
         /// Creates a result.
         public init(name: String, median: Double, p90: Double, coverage68: Double, scoredShare: Double,
-                    truthPoints: Int) {
+                    truthPoints: Int, meanRadius: Double? = nil, uncalibratedCoverage68: Double? = nil,
+                    uncalibratedMeanRadius: Double? = nil, folds: Int? = nil, foldKind: String? = nil) {
             self.name = name
             self.median = median
             self.p90 = p90
             self.coverage68 = coverage68
             self.scoredShare = scoredShare
             self.truthPoints = truthPoints
+            self.meanRadius = meanRadius
+            self.uncalibratedCoverage68 = uncalibratedCoverage68
+            self.uncalibratedMeanRadius = uncalibratedMeanRadius
+            self.folds = folds
+            self.foldKind = foldKind
         }
     }
 
-    /// How the sets were replayed (e.g. "first 600 s of each set, debug build" — must match between runs).
+    /// How the sets were replayed (`AccuracyCheck.protocolNote`; must match between runs).
     public var protocolNote: String
-    /// The subsampling the figures were made with (`AccuracyCheck.limitSeconds`), nil for whole sets.
-    public var limitSeconds: Double?
     /// The tolerance.
     public var tolerance: Tolerance
     /// Per set.
     public var sets: [SetResult]
 
     /// Creates a baseline.
-    public init(protocolNote: String, limitSeconds: Double? = nil, tolerance: Tolerance = Tolerance(),
-                sets: [SetResult]) {
+    public init(protocolNote: String, tolerance: Tolerance = Tolerance(), sets: [SetResult]) {
         self.protocolNote = protocolNote
-        self.limitSeconds = limitSeconds
         self.tolerance = tolerance
         self.sets = sets
     }

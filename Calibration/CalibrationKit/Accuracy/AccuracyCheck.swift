@@ -2,69 +2,68 @@ import Formats
 import Foundation
 import Positioning
 
-/// `accuracy`: replays each test set through the positioning engine exactly as `bluedot replay --calibrate`
-/// does (venue calibrated on the set's surveys by `SurveyCalibration`, target height from the survey, the
-/// moving or stationary configuration, `ReplayRun`), scores it with `Evaluator`, and compares with a baseline.
+/// `accuracy`: scores each test set held out. The set's surveys are split into folds (`HeldOutCalibration`:
+/// BOUN's tracks, WUT's runs, UJI's surveyed points); each fold is replayed by an engine calibrated on the other
+/// folds only (models, site bias field, body shadow, exactly as `bluedot replay --calibrate` fits them), and its
+/// radii are scaled by the conformal radius calibration of the other folds' held-out scores. The set's fixes
+/// (its own track's fold, or all folds of its one survey) are then scored against the set's truth file by
+/// `Evaluator`, and compared with a baseline.
 ///
-/// `limitSeconds` subsamples: only observations and truth in the first N seconds of each set (from its first
-/// observation) are replayed, through temporary copies of the files, so the same code path runs on less data.
-public struct AccuracyCheck: Sendable {
-    /// Replay at most this many seconds of each set; nil replays everything.
-    public var limitSeconds: Double?
-    /// Folder for the subsampled copies.
-    public var scratchDirectory: String
+/// Sets that share a venue, surveys and mode (the four BOUN tracks) share one held-out run.
+public final class AccuracyCheck {
+    /// How the sets were replayed, for the baseline's `protocolNote`.
+    public static let protocolNote = "leave one fold out (tracks, runs, points), every set in full"
+
+    /// Held-out runs already made, by venue, surveys and mode.
+    private var runs: [String: HeldOutCalibration] = [:]
 
     /// Creates a check.
-    public init(limitSeconds: Double? = nil, scratchDirectory: String = NSTemporaryDirectory()) {
-        self.limitSeconds = limitSeconds
-        self.scratchDirectory = scratchDirectory
-    }
+    public init() {}
 
-    /// How the sets were replayed, for the baseline's `protocolNote`.
-    public var protocolNote: String {
-        limitSeconds.map { "first \(Int($0)) s of each set" } ?? "every set in full"
-    }
-
-    /// Replays and scores one set.
+    /// Replays and scores one set held out.
     public func run(_ set: AccuracyScenario.TestSet) throws -> AccuracyBaseline.SetResult {
-        let venue = try VenueLoader.load(path: set.venue)
-        let outcome = try SurveyCalibration.calibrate(venue: venue, surveys: set.calibration)
-        var configuration = set.isStatic ? EngineConfiguration.stationary : EngineConfiguration.moving
-        outcome.configure(&configuration)
-        let (observations, truthPath) = try subsample(set)
-        let (fixes, _) = try ReplayRun(venue: outcome.venue, configuration: configuration).run(path: observations)
-        let truth = try TruthReader.read(path: truthPath)
-        let report = Evaluator.evaluate(fixes: fixes, truth: truth,
-                                        scoring: set.isStatic ? .stationary : .movingDefault)
+        let mode: RadiusCalibration.Mode = set.isStatic ? .static : .moving
+        let heldOut = try heldOutRun(set, mode: mode)
+        // A set whose own survey is one of several files is that file's fold; otherwise every fold is the set's.
+        let own = heldOut.folds.indices.filter { heldOut.kind == .file && heldOut.folds[$0].file == Self.ownSurvey(set) }
+        let indices = own.isEmpty ? Array(heldOut.folds.indices) : own
+        let calibrated = indices.flatMap { heldOut.calibratedFixes($0) }.sorted { $0.t < $1.t }
+        let raw = indices.flatMap { heldOut.folds[$0].fixes }.sorted { $0.t < $1.t }
+        let truth = try TruthReader.read(path: set.truth)
+        let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
+        let after = Evaluator.score(fixes: calibrated, truth: truth, scoring: scoring)
+        let before = Evaluator.score(fixes: raw, truth: truth, scoring: scoring)
+        let report = EvaluationReport(scoring: scoring, total: truth.count, points: after)
+        func coverage(_ points: [ScoredPoint]) -> Double {
+            points.isEmpty ? 0 : Double(points.filter(\.isCovered).count) / Double(points.count)
+        }
+        func meanRadius(_ points: [ScoredPoint]) -> Double {
+            points.isEmpty ? 0 : points.map(\.fix.horizontalAccuracy).reduce(0, +) / Double(points.count)
+        }
         return AccuracyBaseline.SetResult(
             name: set.name, median: report.median ?? .infinity, p90: report.p90 ?? .infinity,
-            coverage68: report.coverage68 ?? 0,
+            coverage68: coverage(after),
             scoredShare: report.total > 0 ? Double(report.scored) / Double(report.total) : 0,
-            truthPoints: report.total)
+            truthPoints: report.total, meanRadius: meanRadius(after),
+            uncalibratedCoverage68: coverage(before), uncalibratedMeanRadius: meanRadius(before),
+            folds: indices.count, foldKind: heldOut.kind.rawValue)
     }
 
-    /// The observation and truth files to replay: the originals, or copies cut at `limitSeconds`.
-    private func subsample(_ set: AccuracyScenario.TestSet) throws -> (String, String) {
-        guard let limitSeconds else { return (set.observations, set.truth) }
-        let observations = try String(contentsOfFile: set.observations, encoding: .utf8)
-        guard let first = observations.split(separator: "\n").lazy.compactMap(Self.time).first else {
-            return (set.observations, set.truth)
-        }
-        let end = first + limitSeconds
-        func cut(_ text: String) -> String {
-            text.split(separator: "\n").filter { (Self.time($0) ?? .infinity) <= end }.joined(separator: "\n") + "\n"
-        }
-        let base = scratchDirectory + "/bluedot-accuracy-" + set.name
-        try cut(observations).write(toFile: base + ".observations.jsonl", atomically: true, encoding: .utf8)
-        try cut(try String(contentsOfFile: set.truth, encoding: .utf8))
-            .write(toFile: base + ".truth.jsonl", atomically: true, encoding: .utf8)
-        return (base + ".observations.jsonl", base + ".truth.jsonl")
+    /// The held-out run of a set's venue, surveys and mode, made once.
+    private func heldOutRun(_ set: AccuracyScenario.TestSet, mode: RadiusCalibration.Mode) throws
+        -> HeldOutCalibration {
+        let key = ([set.venue, mode.rawValue] + set.calibration).joined(separator: "\n")
+        if let run = runs[key] { return run }
+        let venue = try VenueLoader.load(path: set.venue)
+        let surveys = try SurveyCalibration.readSurveys(set.calibration, knownAnchors: Set(venue.anchors.map(\.id)))
+        let run = try HeldOutCalibration(venue: venue, surveys: surveys.files, mode: mode,
+                                         configuration: mode == .static ? .stationary : .moving)
+        runs[key] = run
+        return run
     }
 
-    /// The `"t"` of a JSONL line (the value after the first `"t":`), nil when absent.
-    static func time(_ line: Substring) -> Double? {
-        guard let key = line.range(of: "\"t\":") else { return nil }
-        let rest = line[key.upperBound...].drop { $0 == " " }
-        return Double(rest.prefix { $0.isNumber || $0 == "." || $0 == "-" || $0 == "e" || $0 == "E" || $0 == "+" })
+    /// The survey file named after the set (`<folder>/<name>.survey.jsonl`), when the set lists it.
+    static func ownSurvey(_ set: AccuracyScenario.TestSet) -> String? {
+        set.calibration.first { ($0 as NSString).lastPathComponent == set.name + ".survey.jsonl" }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Formats
 
 /// What `bluedot-calibrate fit` found: the site fit, every anchor's diagnosis, and the thresholds used.
 public struct FitReport: Sendable, Hashable, Codable {
@@ -24,6 +25,8 @@ public struct FitReport: Sendable, Hashable, Codable {
     public var unknownAnchorSamples: Int
     /// The thresholds the flags used.
     public var thresholds: SurveyFitter.Thresholds
+    /// The accuracy radius calibrated on held-out replays of the survey, when it was (`bluedot-calibrate fit`).
+    public var radius: HeldOutCalibration.Summary?
 
     /// The anchors that carry a flag.
     public var flagged: [AnchorDiagnosis] { anchors.filter { !$0.flags.isEmpty } }

@@ -74,7 +74,9 @@ public struct SurveyFitter: Sendable {
                                  residualSigma: site.shadowingSigmaDB, samples: result.site.samples),
             anchors: diagnoses, targetHeight: result.targetHeightMeters,
             unknownAnchorSamples: result.unknownAnchorSamples, thresholds: thresholds)
-        return (result.applied(to: venue), report)
+        var calibrated = result.applied(to: venue)
+        calibrated.radius = RadiusCalibrations() // measured with the old models; `HeldOutCalibration` makes a new one
+        return (calibrated, report)
     }
 
     /// Raises the flags of one anchor.

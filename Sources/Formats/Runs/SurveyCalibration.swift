@@ -39,12 +39,24 @@ public enum SurveyCalibration {
                                  field: ResidualField.Parameters? = ResidualField.Parameters())
         throws(JSONLinesError) -> Outcome {
         let survey = try readSamples(surveys: surveys, strict: strict, knownAnchors: Set(venue.anchors.map(\.id)))
-        let samples = survey.samples
+        var outcome = fit(venue: venue, samples: survey.samples, calibrator: calibrator, field: field)
+        outcome.reports = survey.reports
+        outcome.withoutTruth = survey.withoutTruth
+        return outcome
+    }
+
+    /// Fits samples already read (`readSamples`): what `calibrate` does after reading, with no read reports.
+    /// The calibrated venue has no radius calibration (`Venue.radius`), even when `venue` had one.
+    public static func fit(venue: Venue, samples: [CalibrationSample],
+                           calibrator: PathLossCalibrator = PathLossCalibrator(),
+                           field: ResidualField.Parameters? = ResidualField.Parameters()) -> Outcome {
         let result = calibrator.fit(samples, venue: venue)
-        let calibrated = result.applied(to: venue)
+        var calibrated = result.applied(to: venue)
+        // A radius calibration belongs to the models it was measured with; new models need a new one
+        // (`HeldOutCalibration`).
+        calibrated.radius = RadiusCalibrations()
         let residualField = field.map { ResidualField.fit(samples, venue: calibrated, parameters: $0) }
-        return Outcome(venue: calibrated, result: result, reports: survey.reports, withoutTruth: survey.withoutTruth,
-                       residualField: residualField,
+        return Outcome(venue: calibrated, result: result, reports: [], withoutTruth: 0, residualField: residualField,
                        bodyShadow: BodyShadowEstimator().estimate(samples, venue: calibrated))
     }
 
@@ -54,10 +66,19 @@ public enum SurveyCalibration {
     /// anchors, counting the rest in each file's report.
     public static func readSamples(surveys: [String], strict: Bool = false, knownAnchors: Set<String>? = nil)
         throws(JSONLinesError) -> (samples: [CalibrationSample], reports: [ReadReport], withoutTruth: Int) {
-        var samples: [CalibrationSample] = []
+        let read = try readSurveys(surveys, strict: strict, knownAnchors: knownAnchors)
+        return (read.files.flatMap(\.samples), read.reports, read.withoutTruth)
+    }
+
+    /// `readSamples`, keeping each file's samples apart (what `HeldOutCalibration` splits by).
+    public static func readSurveys(_ surveys: [String], strict: Bool = false, knownAnchors: Set<String>? = nil)
+        throws(JSONLinesError)
+        -> (files: [(file: String, samples: [CalibrationSample])], reports: [ReadReport], withoutTruth: Int) {
+        var files: [(file: String, samples: [CalibrationSample])] = []
         var reports: [ReadReport] = []
         var withoutTruth = 0
         for path in surveys {
+            var samples: [CalibrationSample] = []
             var reader = try ObservationReader(
                 path: path, options: ObservationReader.Options(strict: strict, knownAnchors: knownAnchors))
             while let line = try reader.next() {
@@ -69,8 +90,9 @@ public enum SurveyCalibration {
                                                  x: truth.x, y: truth.y, z: truth.z ?? 0,
                                                  target: line.observation.target, t: line.observation.t))
             }
+            files.append((path, samples))
             reports.append(reader.report)
         }
-        return (samples, reports, withoutTruth)
+        return (files, reports, withoutTruth)
     }
 }

@@ -54,9 +54,43 @@ public enum VenueLoader {
             anchors.append(a)
         }
         let area = try root.optional("bounds").map { (c) throws(VenueError) in try bounds(c) }
-        return Venue(name: name, origin: try origin(try root.optional("origin")), model: model, anchors: anchors,
-                     floors: floors, bounds: area, rooms: try rooms(try root.optional("rooms"), floors: floors),
-                     openings: try openings(try root.optional("openings"), floors: floors))
+        var venue = Venue(name: name, origin: try origin(try root.optional("origin")), model: model, anchors: anchors,
+                          floors: floors, bounds: area, rooms: try rooms(try root.optional("rooms"), floors: floors),
+                          openings: try openings(try root.optional("openings"), floors: floors))
+        venue.radius = try radius(try root.optional("radius"))
+        return venue
+    }
+
+    /// `radius`: per target model (`moving`, `static`), `{"probability", "bands": [{"anchors", "scale",
+    /// "scores"}]}` with bands of distinct anchor counts, positive scales (`RadiusCalibration`).
+    static func radius(_ cursor: JSONCursor?) throws(VenueError) -> RadiusCalibrations {
+        guard let cursor else { return RadiusCalibrations() }
+        var result = RadiusCalibrations()
+        for key in try cursor.members().keys.sorted() {
+            guard let mode = RadiusCalibration.Mode(rawValue: key) else {
+                throw VenueError(file: cursor.file, path: "\(cursor.path).\(key)",
+                                 message: "expected a target model, moving or static")
+            }
+            let c = try cursor.required(key)
+            _ = try c.members()
+            let p = try c.optional("probability")?.number(in: 0.01...0.99) ?? AccuracyRadius.probability
+            let bandCursors = try c.required("bands").elements()
+            guard !bandCursors.isEmpty else { throw c.error("bands: expected at least one band") }
+            var bands: [RadiusCalibration.Band] = []
+            for b in bandCursors {
+                _ = try b.members()
+                let anchors = try b.required("anchors").integer()
+                guard anchors >= 0 else { throw b.error("anchors: expected 0 or more, got \(anchors)") }
+                if bands.contains(where: { $0.minimumAnchors == anchors }) {
+                    throw b.error("anchors: a second band from \(anchors) anchors")
+                }
+                bands.append(RadiusCalibration.Band(minimumAnchors: anchors,
+                                                    scale: try b.required("scale").positiveNumber(),
+                                                    scores: try b.optional("scores")?.integer() ?? 0))
+            }
+            result[mode] = RadiusCalibration(probability: p, bands: bands)
+        }
+        return result
     }
 
     /// The openings: unique ids, each on a floor of `floors` when the venue lists floors.

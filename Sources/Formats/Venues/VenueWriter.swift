@@ -3,11 +3,13 @@ import Positioning
 
 /// Writes a venue as JSON that `VenueLoader` reads back to an equal venue (e.g. to save a calibrated venue).
 ///
-/// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds, rooms, openings; one
+/// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds, rooms, openings,
+/// radius; one
 /// anchor, floor, room and opening per line; keys within them in a fixed order (anchors: id, x, y, z, floor,
 /// measuredPower, pathLossExponent, shadowingSigma, the last three only when the anchor overrides them; rooms: id,
 /// name, floor, polygon, holes, name and holes only when present; openings: id, floor, category, line, category
-/// only when present). `rooms` and `openings` are left out when empty. Numbers use Swift's shortest round-trip
+/// only when present; radius: moving, static, each with probability and bands). `rooms`, `openings` and `radius`
+/// are left out when empty. Numbers use Swift's shortest round-trip
 /// form, so values survive a round trip exactly. The venue-wide `shadowingSigma` is always written.
 public enum VenueWriter {
     /// The venue as JSON text ending in a newline. Plan image paths inside `directory` (the folder the file will be
@@ -28,6 +30,7 @@ public enum VenueWriter {
         if let b = venue.bounds { members.append("\"bounds\": " + bounds(b)) }
         if !venue.rooms.isEmpty { members.append("\"rooms\": " + list(venue.rooms.map(room))) }
         if !venue.openings.isEmpty { members.append("\"openings\": " + list(venue.openings.map(opening))) }
+        if !venue.radius.isEmpty { members.append("\"radius\": " + radius(venue.radius)) }
         return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
     }
 
@@ -75,6 +78,20 @@ public enum VenueWriter {
         var s = "{\"id\": \(JSONText.quoted(o.id)), \"floor\": \(o.floor)"
         if let category = o.category { s += ", \"category\": \(JSONText.quoted(category))" }
         return s + ", \"line\": \(ring(o.line))}"
+    }
+
+    /// The radius calibrations, one mode per line.
+    static func radius(_ r: RadiusCalibrations) -> String {
+        let modes = RadiusCalibration.Mode.allCases.compactMap { mode in
+            r[mode].map { c in
+                let bands = c.bands.map {
+                    "{\"anchors\": \($0.minimumAnchors), \"scale\": \(num($0.scale)), \"scores\": \($0.scores)}"
+                }
+                return "\"\(mode.rawValue)\": {\"probability\": \(num(c.probability)), \"bands\": ["
+                    + bands.joined(separator: ", ") + "]}"
+            }
+        }
+        return "{\n    " + modes.joined(separator: ",\n    ") + "\n  }"
     }
 
     /// `[[x, y], ...]`.

@@ -106,6 +106,11 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var radiusScale: Double = 1.3
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5
+    /// Which of the venue's radius calibrations (`Venue.radius`) applies: the target model this configuration is.
+    public var radiusMode: RadiusCalibration.Mode = .moving
+    /// Whether the venue's radius calibration for `radiusMode`, when it has one, scales each fix's radius
+    /// (after `radiusScale` and `radiusFloorMeters`; the calibration was measured on radii made that way).
+    public var usesRadiusCalibration: Bool = true
     /// Height of the located device above its floor, metres; nil: 0 when every anchor has z = 0, else 1.2.
     public var targetHeightMeters: Double?
     /// Each anchor's place-dependent bias learned from a survey (`SurveyCalibration.Outcome.residualField`);
@@ -134,6 +139,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         c.accelerationNoise = 0.001
         c.manoeuvreAccelerationNoise = nil
         c.radiusScale = 1.15
+        c.radiusMode = .static
         c.initialVelocitySigma = 0.05
         c.reportsMotion = false
         c.usesResidualField = false

@@ -13,6 +13,8 @@ struct EngineContext: Sendable {
     let targetHeightMeters: Double
     /// The venue's rooms, for each fix's `room` and `roomProbability`.
     let rooms: RoomMap
+    /// The venue's radius calibration for the configured mode, when it has one and the configuration uses it.
+    let radiusCalibration: RadiusCalibration?
 
     init(venue: Venue, configuration: EngineConfiguration) {
         self.configuration = configuration
@@ -34,5 +36,6 @@ struct EngineContext: Sendable {
         let flat = venue.anchors.allSatisfy { $0.z == 0 }
         targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)
         rooms = RoomMap(rooms: venue.rooms)
+        radiusCalibration = configuration.usesRadiusCalibration ? venue.radius[configuration.radiusMode] : nil
     }
 }

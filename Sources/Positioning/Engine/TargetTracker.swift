@@ -126,7 +126,7 @@ struct TargetTracker {
             lastHeardTime = g
             lastGood = (k.x[0], k.x[1])
         }
-        return fix(k, at: g, heard: heard, position: lastGood ?? (k.x[0], k.x[1]), configuration: c)
+        return fix(k, at: g, heard: heard, position: lastGood ?? (k.x[0], k.x[1]), context: context)
     }
 
     /// A filtered Gaussian is truncated to the bounds (or its mean clamped).
@@ -150,14 +150,16 @@ struct TargetTracker {
         let k = imm.combined
         let heard = lastHeardCount
         return fix(k, at: g, heard: heard, position: heard > 0 ? (k.x[0], k.x[1]) : lastGood ?? (k.x[0], k.x[1]),
-                   configuration: c)
+                   context: context)
     }
 
     /// The fix reported at grid time g from a filter state, and the grid moved on.
     private mutating func fix(_ k: ConstantVelocityKalman, at g: Double, heard: Int, position: (x: Double, y: Double),
-                              configuration c: EngineConfiguration) -> LocationFix {
+                              context: EngineContext) -> LocationFix {
+        let c = context.configuration
         let r = AccuracyRadius.radius68(k.P) * c.radiusScale
         let radius = (r * r + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot()
+            * (context.radiusCalibration?.scale(anchors: heard) ?? 1)
         gridIndex += 1
         let moving = c.reportsMotion && heard > 0
         return LocationFix(t: g, target: target, x: position.x, y: position.y,

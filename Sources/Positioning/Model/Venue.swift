@@ -130,6 +130,9 @@ public struct Venue: Sendable, Hashable {
     public var rooms: [Room]
     /// The openings (doors and passages in walls), in file order; ids are unique.
     public var openings: [Opening]
+    /// The accuracy radius calibrated on held-out survey data, per target model (`RadiusCalibration`); empty
+    /// when the venue was not calibrated that way.
+    public var radius: RadiusCalibrations = RadiusCalibrations()
 
     /// Creates a venue.
     public init(name: String, origin: Origin? = nil, model: PathLossModel = .uncalibrated, anchors: [Anchor],
