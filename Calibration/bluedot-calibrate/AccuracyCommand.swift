@@ -39,6 +39,20 @@ struct AccuracyCommand: ParsableCommand {
     @Flag(help: "Write the current figures as the new baseline instead of comparing.")
     var writeBaseline = false
 
+    @Option(name: .customLong("rooms"), help: ArgumentHelp(
+        "Add the rooms and openings of this rooms file (Tools/rooms) to the venue it names (repeatable).",
+        valueName: "file"))
+    var roomsFiles: [String] = []
+
+    @Flag(help: "Moving targets keep to paths through the venues' openings (a wall-bound particle filter).")
+    var walls = false
+
+    @Option(help: "With --walls: particles per target.")
+    var wallParticles: Int?
+
+    @Option(help: "With --walls: factor on each tick's log-likelihood, in (0, 1].")
+    var wallTemper: Double?
+
     func run() throws {
         let dataFolder = data ?? (Self.packageRoot as NSString).appendingPathComponent("../shared/data")
         let scenarioPath = scenario ?? (dataFolder as NSString).appendingPathComponent("sets.json")
@@ -54,6 +68,13 @@ struct AccuracyCommand: ParsableCommand {
             }
         }
         let check = AccuracyCheck()
+        check.roomsFiles = roomsFiles
+        let (walls, particles, temper) = (walls, wallParticles, wallTemper)
+        check.overrides = { c in
+            c.usesWalls = walls
+            if let particles { c.wallParticles = particles }
+            if let temper { c.wallLikelihoodTemper = temper }
+        }
         if let stored, stored.protocolNote != AccuracyCheck.protocolNote {
             throw ValidationError("baseline was made with \"\(stored.protocolNote)\", this run is \"\(AccuracyCheck.protocolNote)\"")
         }

@@ -16,6 +16,11 @@ public final class AccuracyCheck {
 
     /// Held-out runs already made, by venue, surveys and mode.
     private var runs: [String: HeldOutCalibration] = [:]
+    /// Changes to both modes' engine configuration (e.g. `usesWalls`), applied before calibration.
+    public var overrides: @Sendable (inout EngineConfiguration) -> Void = { _ in }
+    /// Rooms files (`Tools/rooms/*.json`: `{"venue": path relative to the data folder, "rooms": [...],
+    /// "openings": [...]}`) whose rooms and openings are added to the venue they name.
+    public var roomsFiles: [String] = []
 
     /// Creates a check.
     public init() {}
@@ -54,12 +59,35 @@ public final class AccuracyCheck {
         -> HeldOutCalibration {
         let key = ([set.venue, mode.rawValue] + set.calibration).joined(separator: "\n")
         if let run = runs[key] { return run }
-        let venue = try VenueLoader.load(path: set.venue)
+        let venue = try withRooms(set.venue)
         let surveys = try SurveyCalibration.readSurveys(set.calibration, knownAnchors: Set(venue.anchors.map(\.id)))
-        let run = try HeldOutCalibration(venue: venue, surveys: surveys.files, mode: mode,
-                                         configuration: mode == .static ? .stationary : .moving)
+        var configuration = mode == .static ? EngineConfiguration.stationary : .moving
+        overrides(&configuration)
+        let run = try HeldOutCalibration(venue: venue, surveys: surveys.files, mode: mode, configuration: configuration)
         runs[key] = run
         return run
+    }
+
+    /// The venue file with the rooms and openings of every rooms file that names it.
+    private func withRooms(_ path: String) throws -> Venue {
+        let extra = try roomsFiles.compactMap { file -> [String: Any]? in
+            let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+            guard let root = root as? [String: Any], let venue = root["venue"] as? String else {
+                throw AccuracyScenario.LoadError(description: "\(file): expected {\"venue\": ..., \"rooms\": [...]}")
+            }
+            return path.hasSuffix("/" + venue) ? root : nil
+        }
+        guard !extra.isEmpty else { return try VenueLoader.load(path: path) }
+        guard var root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+            as? [String: Any] else { return try VenueLoader.load(path: path) }
+        for key in ["rooms", "openings"] {
+            let added = extra.flatMap { $0[key] as? [Any] ?? [] }
+            if !added.isEmpty { root[key] = (root[key] as? [Any] ?? []) + added }
+        }
+        let data = try JSONSerialization.data(withJSONObject: root)
+        let url = URL(fileURLWithPath: path)
+        return try VenueLoader.parse([UInt8](data), file: url.lastPathComponent,
+                                     baseDirectory: url.deletingLastPathComponent().path)
     }
 
     /// The survey file named after the set (`<folder>/<name>.survey.jsonl`), when the set lists it.

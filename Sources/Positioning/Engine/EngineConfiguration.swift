@@ -106,6 +106,16 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var radiusScale: Double = 1.3
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5
+    /// Whether a moving target keeps to paths through the venue's openings: with rooms in the venue, a particle
+    /// filter whose particles cross walls only through openings (`WallParticleFilter`, `WallMap`), weighed by the
+    /// Kalman filter's position each tick, gives each fix's position and covariance. No effect without rooms, or
+    /// for static scans.
+    public var usesWalls: Bool = false
+    /// Particles per target for `usesWalls`.
+    public var wallParticles: Int = 300
+    /// Factor on the log-likelihood of the filter's position for the particles, in (0, 1]: the filter's posterior
+    /// is correlated from tick to tick, so counting each tick in full would make the cloud too sure.
+    public var wallLikelihoodTemper: Double = 0.2
     /// Which of the venue's radius calibrations (`Venue.radius`) applies: the target model this configuration is.
     public var radiusMode: RadiusCalibration.Mode = .moving
     /// Whether the venue's radius calibration for `radiusMode`, when it has one, scales each fix's radius

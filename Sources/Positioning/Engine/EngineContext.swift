@@ -15,6 +15,8 @@ struct EngineContext: Sendable {
     let rooms: RoomMap
     /// The venue's radius calibration for the configured mode, when it has one and the configuration uses it.
     let radiusCalibration: RadiusCalibration?
+    /// The venue's walls, when it has rooms and the configuration uses them (`EngineConfiguration.usesWalls`).
+    let walls: WallMap?
 
     init(venue: Venue, configuration: EngineConfiguration) {
         self.configuration = configuration
@@ -37,5 +39,6 @@ struct EngineContext: Sendable {
         targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)
         rooms = RoomMap(rooms: venue.rooms)
         radiusCalibration = configuration.usesRadiusCalibration ? venue.radius[configuration.radiusMode] : nil
+        walls = configuration.usesWalls ? WallMap(venue: venue) : nil
     }
 }

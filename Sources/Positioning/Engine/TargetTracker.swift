@@ -32,6 +32,10 @@ struct TargetTracker {
     var room = RoomTracker()
     /// Covariance-matching scale on the trilateration fixes' covariance.
     var fixScale = 1.0
+    /// The particles that keep the target to paths through openings, when the venue has walls and the
+    /// configuration uses them (`EngineConfiguration.usesWalls`), and the grid time they were last moved to.
+    var particles: WallParticleFilter?
+    var particlesTime = 0.0
 
     init(target: String, firstTime: Double) {
         self.target = target
@@ -82,7 +86,8 @@ struct TargetTracker {
         let fresh = !pending.isEmpty
         let (measurements, sampleTime) = collect(at: g, context: context)
         let heard = c.update == .snapshot ? (fresh || filter == nil ? measurements.count : 0) : measurements.count
-        let k: ConstantVelocityKalman
+        var k: ConstantVelocityKalman
+        var restarted = false
         if c.update != .snapshot, var imm = filter {
             // The update sits at its samples' mean time (never before the filter's own time, never after g).
             let tm = heard > 0 && c.updatesAtSampleTime ? min(max(sampleTime, lastTickTime ?? g), g) : g
@@ -119,6 +124,10 @@ struct TargetTracker {
                                               switchRatePerSecond: c.modelSwitchRatePerSecond)
             lastTickTime = g
             k = start
+            restarted = true
+        }
+        if c.update != .snapshot, let walls = context.walls {
+            k = walled(k, at: g, restarted: restarted, heard: heard > 0, walls: walls, context: context)
         }
         lastUpdateTime = g
         lastHeardCount = heard
@@ -127,6 +136,49 @@ struct TargetTracker {
             lastGood = (k.x[0], k.x[1])
         }
         return fix(k, at: g, heard: heard, position: lastGood ?? (k.x[0], k.x[1]), context: context)
+    }
+
+    /// The filter's state with its position, position covariance and velocity taken from the wall-bound particles.
+    /// They start from the filter's state (first tick, or a restart); after that they move to g, and when anchors
+    /// were heard they are weighed by the filter's updated position (its Gaussian, tempered): the particles keep
+    /// what the filter knows and add what it cannot, that the target went round the walls.
+    private mutating func walled(_ k: ConstantVelocityKalman, at g: Double, restarted: Bool, heard: Bool,
+                                 walls: WallMap, context: EngineContext) -> ConstantVelocityKalman {
+        let c = context.configuration
+        let floor = floorEstimator.floor ?? 0
+        if restarted || particles == nil || particles?.floor != floor {
+            // Seeded by the target's id (FNV-1a), so replays repeat.
+            var seed: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in target.utf8 { seed = (seed ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            particles = WallParticleFilter(count: c.wallParticles, x: k.x[0], y: k.x[1], sxx: k.P[0, 0],
+                                           sxy: k.P[0, 1], syy: k.P[1, 1], velocitySigma: c.initialVelocitySigma,
+                                           walls: walls, floor: floor, seed: seed)
+        } else {
+            particles!.predict(dt: g - particlesTime, accelerationNoise: c.manoeuvreAccelerationNoise ?? c.accelerationNoise,
+                               maximumSpeed: c.maximumSpeed, walls: walls)
+        }
+        particlesTime = g
+        if heard {
+            particles!.update(x: k.x[0], y: k.x[1], sxx: k.P[0, 0], sxy: k.P[0, 1], syy: k.P[1, 1],
+                              temper: c.wallLikelihoodTemper, walls: walls)
+        }
+        let e = particles!.estimate(walls: walls)
+        var out = k
+        out.x[0] = e.x
+        out.x[1] = e.y
+        out.x[2] = e.vx
+        out.x[3] = e.vy
+        for i in 0..<2 {
+            for j in 2..<4 {
+                out.P[i, j] = 0
+                out.P[j, i] = 0
+            }
+        }
+        out.P[0, 0] = e.sxx
+        out.P[0, 1] = e.sxy
+        out.P[1, 0] = e.sxy
+        out.P[1, 1] = e.syy
+        return out
     }
 
     /// A filtered Gaussian is truncated to the bounds (or its mean clamped).

@@ -23,6 +23,9 @@ public struct SimulationConfiguration: Sendable, Hashable {
     public var defaultHeightMeters: Double
     /// Round RSSI to this many decimals, as receivers report it (0: whole dBm); nil keeps full precision.
     public var rssiDecimals: Int?
+    /// Loss per wall between anchor and target, dB, where the venue has rooms (`WallMap`: room edges away from
+    /// openings; a wall two rooms share counts once); 0 ignores walls.
+    public var wallLossDB: Double = 0
 
     /// Creates a configuration.
     public init(rateHz: Double = 5, arrivals: Arrivals = .regular, shadowingSigmaDB: Double? = nil,
@@ -47,6 +50,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
         if let s = sensitivityDBm, !s.isFinite { return "sensitivity must be a finite number of dBm" }
         guard defaultHeightMeters.isFinite else { return "height must be a finite number of metres" }
         if let d = rssiDecimals, !(0...6).contains(d) { return "RSSI decimals must be 0 to 6" }
+        guard wallLossDB.isFinite, wallLossDB >= 0 else { return "wall loss must be 0 dB or more" }
         return nil
     }
 }

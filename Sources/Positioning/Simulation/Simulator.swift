@@ -27,6 +27,7 @@ public struct Simulator: Sendable {
         let anchors = venue.anchors
         let models = anchors.map { $0.model(default: venue.model) }
         let period = 1 / configuration.rateHz
+        let walls = configuration.wallLossDB > 0 ? WallMap(venue: venue) : nil
         var queue = BinaryHeap<PacketEvent>()  // pending packets, earliest first
         for (ti, track) in tracks.enumerated() {
             for ai in anchors.indices {
@@ -44,7 +45,11 @@ public struct Simulator: Sendable {
             let z = p.z ?? configuration.defaultHeightMeters
             let d = ((p.x - anchor.x) * (p.x - anchor.x) + (p.y - anchor.y) * (p.y - anchor.y)
                 + (z - anchor.z) * (z - anchor.z)).squareRoot()
-            let expected = models[ai].rssiDBm(atDistanceMeters: d)
+            var expected = models[ai].rssiDBm(atDistanceMeters: d)
+            if let walls {
+                expected -= configuration.wallLossDB
+                    * Double(walls.wallsCrossed(fromX: anchor.x, fromY: anchor.y, toX: p.x, toY: p.y, floor: anchor.floor))
+            }
             let sigma = configuration.shadowingSigmaDB ?? models[ai].shadowingSigmaDB
             var rssi = expected + RandomDraws.normal(standardDeviation: sigma, using: &rng)
             if let decimals = configuration.rssiDecimals {
