@@ -44,6 +44,9 @@ struct AccuracyCommand: ParsableCommand {
         valueName: "file"))
     var roomsFiles: [String] = []
 
+    @Option(help: "Write each held-out run's scored fixes as CSV into this folder (for Tools/analysis).")
+    var scores: String?
+
     @Flag(help: "Moving targets keep to paths through the venues' openings (a wall-bound particle filter).")
     var walls = false
 
@@ -69,6 +72,7 @@ struct AccuracyCommand: ParsableCommand {
         }
         let check = AccuracyCheck()
         check.roomsFiles = roomsFiles
+        check.scoresDirectory = scores
         let (walls, particles, temper) = (walls, wallParticles, wallTemper)
         check.overrides = { c in
             c.usesWalls = walls

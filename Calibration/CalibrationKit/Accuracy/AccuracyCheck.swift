@@ -18,6 +18,9 @@ public final class AccuracyCheck {
     private var runs: [String: HeldOutCalibration] = [:]
     /// Changes to both modes' engine configuration (e.g. `usesWalls`), applied before calibration.
     public var overrides: @Sendable (inout EngineConfiguration) -> Void = { _ in }
+    /// When set, each held-out run's scored fixes are written here as `<set>.scores.csv` (fold, fix x and y,
+    /// true x and y, anchors, error, radius) for analysis (`Tools/analysis/local_radius.py`).
+    public var scoresDirectory: String?
     /// Rooms files (`Tools/rooms/*.json`: `{"venue": path relative to the data folder, "rooms": [...],
     /// "openings": [...]}`) whose rooms and openings are added to the venue they name.
     public var roomsFiles: [String] = []
@@ -65,6 +68,16 @@ public final class AccuracyCheck {
         overrides(&configuration)
         let run = try HeldOutCalibration(venue: venue, surveys: surveys.files, mode: mode, configuration: configuration)
         runs[key] = run
+        if let scoresDirectory {
+            var text = "fold,x,y,truthX,truthY,anchors,error,radius\n"
+            for (i, fold) in run.folds.enumerated() {
+                for p in fold.scored {
+                    text += "\(i),\(p.fix.x),\(p.fix.y),\(p.truth.x),\(p.truth.y),\(p.fix.anchors),"
+                        + "\(p.errorMeters),\(p.fix.horizontalAccuracy)\n"
+                }
+            }
+            try text.write(toFile: scoresDirectory + "/" + set.name + ".scores.csv", atomically: true, encoding: .utf8)
+        }
         return run
     }
 
