@@ -33,3 +33,54 @@ struct WUTSurveyFitTests {
         #expect((5...9).contains(report.site.residualSigma))
     }
 }
+
+/// `bluedot-calibrate fit` calibrating the radius held out, through the real command on real surveys: the UJI
+/// scans (static, folds by surveyed point) and the WUT robot (moving, folds by run).
+@Suite(.enabled(if: CalibrationFixture.useSharedData, "shared data missing (BLUEDOT_REQUIRE_INTEGRATION=1 fails)"))
+struct FitRadiusCommandTests {
+    @Test func staticFitWritesAnHonestRadiusThatReplaysUse() throws {
+        let folder = try CalibrationFixture.scratch()
+        let uji = CalibrationFixture.dataDirectory + "/uji-ble-db"
+        let (status, log) = try SurveyCommandTests.run(
+            ["fit", "--venue", uji + "/uji-geo.venue.json", "--survey", uji + "/geo-tx20.survey.jsonl", "--mode", "static",
+             "--out", folder + "/uji.json", "--report", folder + "/report.json"], input: "")
+        #expect(status == 0, "\(log)")
+        let venue = try VenueLoader.load(path: folder + "/uji.json")
+        let calibration = try #require(venue.radius.stationary)
+        #expect(venue.radius.moving == nil)
+        #expect(calibration.bands.allSatisfy { (0.5...2).contains($0.scale) && $0.scores >= 100 })
+        let report = try JSONDecoder().decode(FitReport.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json")))
+        let radius = try #require(report.radius)
+        #expect(radius.foldKind == "point" && radius.folds == 34 && radius.mode == "static")
+        #expect((0.63...0.73).contains(radius.coverage68), "held-out coverage \(radius.coverage68)")
+        #expect(radius.scored == radius.truthPoints)
+        // A replay of the calibrated venue scales each raw radius by its band.
+        var configuration = EngineConfiguration.stationary
+        let replay = ReplayRun(venue: venue, configuration: configuration)
+        let scaled = try replay.run(path: uji + "/geo-tx20.observations.jsonl").fixes
+        configuration.usesRadiusCalibration = false
+        let raw = try ReplayRun(venue: venue, configuration: configuration).run(path: uji + "/geo-tx20.observations.jsonl").fixes
+        #expect(scaled.count == raw.count && !raw.isEmpty)
+        for (a, b) in zip(raw, scaled) {
+            #expect(abs(b.horizontalAccuracy - a.horizontalAccuracy * calibration.scale(anchors: a.anchors)) < 1e-9)
+        }
+    }
+
+    @Test func movingFitFoldsByRunAndCanBeSkipped() throws {
+        let folder = try CalibrationFixture.scratch()
+        let wut = CalibrationFixture.dataDirectory + "/wut-flat-robot"
+        let (status, log) = try SurveyCommandTests.run(
+            ["fit", "--venue", wut + "/wut-flat.venue.json", "--survey", wut + "/calibration.survey.jsonl",
+             "--out", folder + "/wut.json", "--report", folder + "/report.json"], input: "")
+        #expect(status == 0, "\(log)")
+        let report = try JSONDecoder().decode(FitReport.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json")))
+        #expect(report.radius?.foldKind == "run" && report.radius?.folds == 4)
+        #expect(try VenueLoader.load(path: folder + "/wut.json").radius.moving != nil)
+        let (skipped, _) = try SurveyCommandTests.run(
+            ["fit", "--venue", folder + "/wut.json", "--survey", wut + "/calibration.survey.jsonl",
+             "--no-radius-calibration", "--out", folder + "/plain.json"], input: "")
+        #expect(skipped == 0)
+        // Refitting drops the radius that belonged to the old models.
+        #expect(try VenueLoader.load(path: folder + "/plain.json").radius.isEmpty)
+    }
+}
