@@ -1,3 +1,4 @@
+import Foundation
 import Positioning
 
 /// Leave-one-fold-out replays of a survey: each fold is replayed by an engine calibrated on the other folds
@@ -56,7 +57,7 @@ public struct HeldOutCalibration: Sendable {
     /// The folds, in order.
     public var folds: [Fold]
 
-    /// Replays every fold of `surveys` (samples per file, as `SurveyCalibration.readSamples` reads them per file)
+    /// Replays every fold of `surveys` (samples per file, as `SurveyCalibration.readSurveys` reads them)
     /// held out. `configuration` is the mode's engine configuration before calibration (the moving or stationary
     /// defaults, with any overrides); each fold's calibration is handed to it as `SurveyCalibration` does, or with
     /// `venueOnly` only its calibrated venue (models), as `bluedot run` uses a venue file written by

@@ -108,8 +108,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var radiusFloorMeters: Double = 0.5
     /// Whether a moving target keeps to paths through the venue's openings: with rooms in the venue, a particle
     /// filter whose particles cross walls only through openings (`WallParticleFilter`, `WallMap`), weighed by the
-    /// Kalman filter's position each tick, gives each fix's position and covariance. No effect without rooms, or
-    /// for static scans.
+    /// Kalman filter's position each tick, gives each update's fix position and covariance (fixes predicted between
+    /// updates, on an output grid finer than `updateIntervalSeconds`, stay the Kalman filter's). No effect without
+    /// rooms, or for static scans.
     public var usesWalls: Bool = false
     /// Particles per target for `usesWalls`.
     public var wallParticles: Int = 300
