@@ -6,7 +6,8 @@
 #   DATA_DIR defaults to ../shared/data (beside the package); the release build is made first. Static sets get --mode static.
 #   Outputs (location JSONL per set) are kept in $OUT (default: a temporary folder, printed at the end).
 #   `bluedot replay --calibrate` learns what `bluedot-bench accuracy` learns from the surveys (models, site bias
-#   field, body-shadow sigma), so both print the same figures.
+#   field, body-shadow sigma), so both print the same errors; replay also calibrates the radius on held-out replays
+#   of the surveys, so its coverage differs. The held-out yardstick is `bluedot-calibrate accuracy` (README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${1:-../shared/data}
