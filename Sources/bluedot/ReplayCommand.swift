@@ -87,13 +87,11 @@ struct ReplayCommand: ParsableCommand {
             if radiusCalibration {
                 let radiusMode: RadiusCalibration.Mode = mode == .static ? .static : .moving
                 do {
-                    let read = try SurveyCalibration.readSurveys(surveys, strict: strict,
-                                                                 knownAnchors: Set(site.anchors.map(\.id)))
-                    let heldOut = try HeldOutCalibration(venue: uncalibrated, surveys: read.files, mode: radiusMode,
+                    let heldOut = try HeldOutCalibration(venue: uncalibrated, surveys: outcome.surveys, mode: radiusMode,
                                                          configuration: engine)
                     site.radius[radiusMode] = heldOut.calibration()
                     Self.log("calibrate: " + heldOut.summary.text)
-                } catch let error as HeldOutCalibration.TooFewFolds {
+                } catch {
                     Self.log("calibrate: radius not calibrated: \(error)")
                 }
             }

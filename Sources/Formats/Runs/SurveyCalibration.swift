@@ -10,6 +10,9 @@ public enum SurveyCalibration {
         public var result: PathLossCalibrator.Result
         /// One read report per survey file, in the order given.
         public var reports: [ReadReport]
+        /// The samples fitted, file by file in the order given (what `HeldOutCalibration` splits by); empty when
+        /// the samples were handed to `fit` already read.
+        public var surveys: [(file: String, samples: [CalibrationSample])] = []
         /// Accepted survey lines that carried no truth position (not fitted).
         public var withoutTruth: Int
         /// Each anchor's place-dependent bias around the fitted models (`ResidualField`), nil when not asked
@@ -38,10 +41,11 @@ public enum SurveyCalibration {
                                  calibrator: PathLossCalibrator = PathLossCalibrator(),
                                  field: ResidualField.Parameters? = ResidualField.Parameters())
         throws(JSONLinesError) -> Outcome {
-        let survey = try readSamples(surveys: surveys, strict: strict, knownAnchors: Set(venue.anchors.map(\.id)))
-        var outcome = fit(venue: venue, samples: survey.samples, calibrator: calibrator, field: field)
-        outcome.reports = survey.reports
-        outcome.withoutTruth = survey.withoutTruth
+        let read = try readSurveys(surveys, strict: strict, knownAnchors: Set(venue.anchors.map(\.id)))
+        var outcome = fit(venue: venue, samples: read.files.flatMap(\.samples), calibrator: calibrator, field: field)
+        outcome.reports = read.reports
+        outcome.withoutTruth = read.withoutTruth
+        outcome.surveys = read.files
         return outcome
     }
 

@@ -25,19 +25,10 @@ struct WallParticleFilter: Sendable {
          walls: WallMap, floor: Int, seed: UInt64) {
         self.floor = floor
         rng = SplitMix64(seed: seed)
-        // Cholesky factor of the position covariance.
-        let l11 = max(sxx, 1e-6).squareRoot()
-        let l21 = sxy / l11
-        let l22 = max(syy - l21 * l21, 1e-6).squareRoot()
         var x: [Double] = [], y: [Double] = [], vx: [Double] = [], vy: [Double] = []
         for _ in 0..<count {
-            var px = mx, py = my
-            for _ in 0..<20 {
-                let a = rng.gaussian(), b = rng.gaussian()
-                px = mx + l11 * a
-                py = my + l21 * a + l22 * b
-                if walls.isWalkable(x: px, y: py, floor: floor) { break }
-            }
+            let (px, py) = Self.walkableDraw(x: mx, y: my, sxx: sxx, sxy: sxy, syy: syy, walls: walls, floor: floor,
+                                             rng: &rng)
             x.append(px)
             y.append(py)
             vx.append(velocitySigma * rng.gaussian())
@@ -48,6 +39,23 @@ struct WallParticleFilter: Sendable {
         self.vx = vx
         self.vy = vy
         logWeight = [Double](repeating: 0, count: count)
+    }
+
+    /// A draw from the Gaussian (mean, 2 x 2 covariance, through its Cholesky factor), redrawn up to 20 times
+    /// until it is walkable (the last draw when none is).
+    private static func walkableDraw(x mx: Double, y my: Double, sxx: Double, sxy: Double, syy: Double,
+                                     walls: WallMap, floor: Int, rng: inout SplitMix64) -> (Double, Double) {
+        let l11 = max(sxx, 1e-6).squareRoot()
+        let l21 = sxy / l11
+        let l22 = max(syy - l21 * l21, 1e-6).squareRoot()
+        var px = mx, py = my
+        for _ in 0..<20 {
+            let a = rng.gaussian(), b = rng.gaussian()
+            px = mx + l11 * a
+            py = my + l21 * a + l22 * b
+            if walls.isWalkable(x: px, y: py, floor: floor) { break }
+        }
+        return (px, py)
     }
 
     /// Moves every particle by dt seconds.
@@ -104,17 +112,9 @@ struct WallParticleFilter: Sendable {
         guard count > 0 else { return }
         let lightest = logWeight.indices.sorted { logWeight[$0] < logWeight[$1] }.prefix(count)
         let meanLogWeight = log(logWeight.map(exp).reduce(0, +) / Double(x.count))
-        let l11 = max(sxx, 1e-6).squareRoot(), l21 = sxy / l11, l22 = max(syy - l21 * l21, 1e-6).squareRoot()
         for i in lightest {
-            var px = mx, py = my
-            for _ in 0..<20 {
-                let a = rng.gaussian(), b = rng.gaussian()
-                px = mx + l11 * a
-                py = my + l21 * a + l22 * b
-                if walls.isWalkable(x: px, y: py, floor: floor) { break }
-            }
-            x[i] = px
-            y[i] = py
+            (x[i], y[i]) = Self.walkableDraw(x: mx, y: my, sxx: sxx, sxy: sxy, syy: syy, walls: walls, floor: floor,
+                                             rng: &rng)
             vx[i] = 0
             vy[i] = 0
             logWeight[i] = meanLogWeight
