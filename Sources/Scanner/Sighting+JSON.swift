@@ -23,7 +23,13 @@ extension Sighting {
         w.literal(#","address":""#)
         address.writeDescription(to: &w)
         w.literal(#"","addressType":"#)
-        w.quoted(Self.name(of: addressType))
+        if let name = Self.staticName(of: addressType) {
+            w.byte(UInt8(ascii: "\""))
+            w.literal(name)
+            w.byte(UInt8(ascii: "\""))
+        } else {
+            w.quoted(Self.name(of: addressType))
+        }
         if let rssiDBm {
             w.literal(#","rssi":"#)
             w.integer(rssiDBm)
@@ -53,8 +59,9 @@ extension Sighting {
 
     /// Writes the beacon object.
     static func write(_ beacon: Beacon, to w: inout JSONWriter) {
-        w.literal(#"{"type":"#)
-        w.quoted(beacon.type)
+        w.literal(#"{"type":""#)
+        w.literal(beacon.typeName)
+        w.byte(UInt8(ascii: "\""))
         switch beacon {
         case let .iBeacon(frame):
             w.literal(#","uuid":""#)
@@ -105,13 +112,18 @@ extension Sighting {
 
     /// `public`, `random`, `public-identity`, `random-identity`, `anonymous`, or `0xNN` for reserved values.
     public static func name(of type: BDAddressType) -> String {
+        staticName(of: type)?.description ?? "0x" + hex([type.rawValue])
+    }
+
+    /// The name of a defined address type as static text; nil for reserved values.
+    static func staticName(of type: BDAddressType) -> StaticString? {
         switch type.rawValue {
         case 0x00: "public"
         case 0x01: "random"
         case 0x02: "public-identity"
         case 0x03: "random-identity"
         case 0xFF: "anonymous"
-        case let other: "0x" + hex([other])
+        default: nil
         }
     }
 

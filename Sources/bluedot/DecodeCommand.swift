@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HCI
 import HCILinux
 import Scanner
@@ -11,30 +12,51 @@ struct DecodeCommand: ParsableCommand {
         discussion: """
             A summary goes to stderr: packets, advertising reports, beacons by type, malformed reports, and where a \
             damaged file stopped. A damaged file decodes up to the damage and exits 0; a file that cannot be read \
-            at all exits 1.
+            at all exits 1. The file is read and decoded on one thread and the lines are written on another.
             """
     )
 
     @Argument(help: "The btsnoop file.")
     var file: String
 
+    /// Sightings handed to the writing thread at a time.
+    static let batchSize = 2048
+
     func run() throws {
         let output = LineOutput(flushEachLine: false)
+        // Lines are written on their own thread while this one reads and decodes: the two halves cost about the
+        // same, so a recording decodes at nearly twice the pace on two cores.
+        let handoff = BatchHandoff<Sighting>(depth: 4)
+        let written = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            while let batch = handoff.take() {
+                output.writeEach(batch.count) { k, buffer in batch[k].appendJSON(to: &buffer) }
+            }
+            written.signal()
+        }
+        writer.start()
         var decoder = SightingDecoder()
         var records = 0
         var stoppedBy: BtsnoopFileError?
+        var batch: [Sighting] = []
+        batch.reserveCapacity(Self.batchSize)
         do {
             let cursor = try BtsnoopFileReader(path: file).makeCursor()
             while let record = try cursor.next() {
                 records += 1
                 guard let packet = record.packet else { continue }
-                decoder.decode(packet, timestamp: record.unixSeconds) { sighting in
-                    output.write { sighting.appendJSON(to: &$0) }
+                decoder.decode(packet, timestamp: record.unixSeconds) { sighting in batch.append(sighting) }
+                if batch.count >= Self.batchSize {
+                    handoff.put(batch)
+                    batch.removeAll(keepingCapacity: true)
                 }
             }
         } catch {
             stoppedBy = error
         }
+        handoff.put(batch)
+        handoff.finish()
+        written.wait()
         output.flush()
         let statistics = decoder.statistics
         let types = statistics.beaconsByType.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }

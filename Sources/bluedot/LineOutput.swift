@@ -30,6 +30,18 @@ final class LineOutput: Sendable {
         }
     }
 
+    /// Appends `count` lines under one lock, each written by `line(k, &buffer)` and followed by a newline: a
+    /// batch of lines from another thread (`decode`'s writer) takes the lock once.
+    func writeEach(_ count: Int, _ line: (Int, inout [UInt8]) -> Void) {
+        buffer.withLock { buffer in
+            for k in 0..<count {
+                line(k, &buffer)
+                buffer.append(0x0A)
+                if flushEachLine || buffer.count >= 1 << 16 { drain(&buffer) }
+            }
+        }
+    }
+
     /// Writes out whatever is buffered.
     func flush() {
         buffer.withLock { drain(&$0) }

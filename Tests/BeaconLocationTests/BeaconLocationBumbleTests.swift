@@ -108,7 +108,12 @@ struct BeaconLocationBumbleTests {
         let held = received.filter(\.lastKnown)
         // The fix in flight when the world died may still carry packets; the rest are last known.
         #expect(held.count >= 4, "last known: \(held.count) of \(received.count)")
-        #expect(zip(held, held.dropFirst()).allSatisfy { $0.horizontalAccuracyMeters < $1.horizontalAccuracyMeters })
+        // The radius grows with the silence until the venue bounds it: the filter is truncated to the 10 x 8 m
+        // bounds, so after several silent seconds (more of them when a loaded machine let the world die before
+        // the third fix) it levels off. The first three silent seconds are well inside that.
+        let radii = held.map(\.horizontalAccuracyMeters)
+        #expect(zip(radii.prefix(3), radii.prefix(3).dropFirst()).allSatisfy { $0 < $1 }, "radii \(radii)")
+        #expect(radii.allSatisfy { $0 < hypot(10, 8) }, "radii \(radii)")
         #expect(zip(received, received.dropFirst()).allSatisfy { abs($1.timestamp - $0.timestamp - 1) < 1e-6 })
         let first = try #require(held.first)
         #expect(hypot(first.x - Self.receiver.x, first.y - Self.receiver.y) < 1.5)

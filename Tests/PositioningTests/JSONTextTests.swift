@@ -52,6 +52,29 @@ import Testing
         }
     }
 
+    /// Digit counts come from the bit length with one correction: every power of ten and its neighbours, and the
+    /// extremes, give the standard library's digits; hex pairs give `String(radix:)`'s digits at every width.
+    @Test func digitsAndHexAtEveryLengthAndWidth() {
+        var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1]
+        var p: UInt64 = 10
+        for _ in 1...19 {
+            values += [p - 1, p, p + 1]
+            if p > UInt64.max / 10 { break }
+            p *= 10
+        }
+        for v in values {
+            #expect(JSONText.text { $0.digits(v) } == String(v))
+            let padded = JSONText.text { $0.digits(v, width: 21) }
+            #expect(padded == String(repeating: "0", count: 21 - String(v).count) + String(v))
+        }
+        let value: UInt64 = 0xF782_6DA6_4FA2_4E98
+        let full = String(value, radix: 16)
+        for width in 0...16 {
+            #expect(JSONText.text { $0.hex(value, digits: width) } == String(full.suffix(width)), "width \(width)")
+        }
+        #expect(JSONText.text { $0.hex(0xAB, digits: 4) } == "00ab")
+    }
+
     @Test func quotingTakesTheFastPathOnlyForPlainText() {
         #expect(JSONText.quoted("ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7")
                 == "\"ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7\"")

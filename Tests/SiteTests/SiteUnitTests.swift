@@ -97,6 +97,23 @@ import Testing
         }
     }
 
+    /// A solver's string table gives the same batches as a fresh decode, batch after batch (the receiver's escaped
+    /// name included), and refuses bad batches the same way.
+    @Test func decodingThroughAStringTableGivesTheSameBatches() throws {
+        var table = StringTable(slotCount: 16)
+        for k in 0..<50 {
+            let batch = SightingBatch(receiver: k % 2 == 0 ? "rx-\"1\"" : "rx-\(k)", sequence: k, clock: 1_732_400_000,
+                                      sightings: (0..<40).map { j in
+                                          .init(t: 1_732_400_000 + Double(j) * 0.01, id: "tag:\((j * 7 + k) % 30)",
+                                                rssi: -60 - Double(j % 20))
+                                      })
+            let bytes = batch.encoded()
+            #expect(try SightingBatch.decode(bytes, table: &table) == batch)
+            #expect(try SightingBatch.decode(bytes) == batch)
+        }
+        #expect(throws: SightingBatchError.self) { try SightingBatch.decode(Array("{}".utf8), table: &table) }
+    }
+
     @Test func observationsAreTheReceiverAsAnchorAndTheBeaconAsTarget() {
         let o = Self.batch.observation(Self.batch.sightings[0], clockOffset: 2)
         #expect(o.anchor == "rx-\"1\"" && o.target.hasPrefix("ibeacon:") && o.rssiDBm == -71 && o.txPowerDBm == -59)

@@ -1,13 +1,6 @@
 import Positioning
 
 extension JSONScanner {
-    /// Exact powers of ten representable in a Double (10^0 ... 10^22).
-    private static let exactPowersOfTen: [Double] = (0...22).map { k in
-        var p = 1.0
-        for _ in 0..<k { p *= 10 }
-        return p
-    }
-
     /// Reads a JSON number (RFC 8259 §6) or one of `NaN`, `Infinity`, `-Infinity`.
     ///
     /// Correctly rounded: a decimal mantissa below 2^53 with a power of ten up to 22 converts with one exact
@@ -17,13 +10,19 @@ extension JSONScanner {
     mutating func number() throws(JSONSyntaxError) -> Double {
         skipWhitespace()
         let start = index
-        if literal("NaN") { return .nan }
-        if literal("Infinity") { return .infinity }
-        if literal("-Infinity") { return -.infinity }
+        guard index < bytes.count else { throw JSONSyntaxError(offset: start, message: "expected a number") }
         var negative = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+        if bytes[index] == UInt8(ascii: "-") {
             negative = true
             index += 1
+        }
+        // The words Python's `json` writes for non-finite values.
+        if index < bytes.count, bytes[index] == UInt8(ascii: "N") || bytes[index] == UInt8(ascii: "I") {
+            index = start
+            if !negative, literal("NaN") { return .nan }
+            if !negative, literal("Infinity") { return .infinity }
+            if literal("-Infinity") { return -.infinity }
+            throw JSONSyntaxError(offset: start, message: "expected a number")
         }
         var mantissa: UInt64 = 0
         var significantDigits = 0
@@ -63,15 +62,45 @@ extension JSONScanner {
             guard index > exponentStart else { throw error("expected a digit in exponent") }
             exponent10 += exponentNegative ? -written : written
         }
-        if significantDigits <= 19, mantissa < (1 << 53), abs(exponent10) <= 22 {
+        if significantDigits <= 19, mantissa < (1 << 53), exponent10 >= -22, exponent10 <= 22 {
             let m = Double(mantissa)
-            let value = exponent10 < 0 ? m / Self.exactPowersOfTen[-exponent10]
-                : m * Self.exactPowersOfTen[exponent10]
+            let value = exponent10 < 0 ? m / Self.exactPowerOfTen(-exponent10) : m * Self.exactPowerOfTen(exponent10)
             return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text) else { throw JSONSyntaxError(offset: start, message: "invalid number") }
         return value
+    }
+
+    /// 10^k for k in 0 ... 22, each exact in a Double; a switch rather than a table, so that no lazily made global
+    /// is checked on every number.
+    @inline(__always)
+    private static func exactPowerOfTen(_ k: Int) -> Double {
+        switch k {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
     }
 
     /// Adds one decimal digit to the mantissa, tracking the power of ten and the significant digits seen.

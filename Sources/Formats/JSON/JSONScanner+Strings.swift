@@ -39,6 +39,26 @@ extension JSONScanner {
         throw JSONSyntaxError(offset: start - 1, message: "unterminated string")
     }
 
+    /// Reads a string like `string()`, taking the text from `table` when it has no escapes: the line readers'
+    /// anchor and target ids.
+    mutating func string(_ context: @autoclosure () -> String, interning table: inout StringTable)
+        throws(JSONSyntaxError) -> String
+    {
+        guard peek() == UInt8(ascii: "\"") else { throw error("\(context()): expected a string") }
+        var end = index + 1
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                let text = table.string(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]))
+                index = end + 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            end += 1
+        }
+        return try string()
+    }
+
     /// Decodes one escape after its backslash and appends its UTF-8 bytes.
     private mutating func escape(into utf8: inout [UInt8]) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw error("unterminated string") }

@@ -1,3 +1,4 @@
+import Foundation
 import Positioning
 
 /// Splits a chunked byte stream into lines without holding more than one chunk plus one line in memory.
@@ -73,15 +74,13 @@ struct LineSplitter {
         }
     }
 
-    /// Index of the next `\n` at or after `scanFrom`.
+    /// Index of the next `\n` at or after `scanFrom` (libc's `memchr`, which looks at many bytes at a time).
     private func findNewline() -> Int? {
         buffer.withUnsafeBufferPointer { bytes in
-            var i = scanFrom
-            while i < bytes.count {
-                if bytes[i] == 0x0A { return i }
-                i += 1
-            }
-            return nil
+            guard scanFrom < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + scanFrom, 0x0A, bytes.count - scanFrom)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
         }
     }
 

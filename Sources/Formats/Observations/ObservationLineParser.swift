@@ -6,9 +6,9 @@ import Positioning
 /// `txPower` (number), `address`, `gateway` (strings), `truth` (object with numbers `x`, `y` and optional `z`).
 /// Unknown keys are skipped whatever their value; `null` counts as absent for optional fields.
 enum ObservationLineParser {
-    /// Parses a line; values may be non-finite (the reader counts those separately).
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws(JSONSyntaxError)
-        -> ObservationLine
+    /// Parses a line; values may be non-finite (the reader counts those separately). Ids come from `table`.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, lineNumber: Int, table: inout StringTable)
+        throws(JSONSyntaxError) -> ObservationLine
     {
         var s = JSONScanner(bytes)
         try s.beginObject()
@@ -18,11 +18,11 @@ enum ObservationLineParser {
         while let key = try s.nextKeyBytes(first: &first) {
             switch key {
             case "t": t = try s.number("t")
-            case "anchor": anchor = try s.string("anchor")
+            case "anchor": anchor = try s.string("anchor", interning: &table)
             case "rssi": rssi = try s.number("rssi")
-            case "target": target = s.null() ? nil : try s.string("target")
+            case "target": target = s.null() ? nil : try s.string("target", interning: &table)
             case "txPower": txPower = s.null() ? nil : try s.number("txPower")
-            case "gateway": gateway = s.null() ? nil : try s.string("gateway")
+            case "gateway": gateway = s.null() ? nil : try s.string("gateway", interning: &table)
             case "address": address = s.null() ? nil : try s.string("address")
             case "truth": truth = s.null() ? nil : try position(&s, context: "truth")
             default: try s.skipValue()

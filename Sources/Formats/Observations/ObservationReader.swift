@@ -42,6 +42,7 @@ public struct ObservationReader {
     public private(set) var report: ReadReport
     private var lines: LineSplitter
     private var order: ReorderBuffer<ObservationLine>
+    private var table = StringTable()
     private let options: Options
     private var draining = false
 
@@ -86,26 +87,25 @@ public struct ObservationReader {
     private mutating func take(_ line: LineSplitter.Line) throws(JSONLinesError) {
         report.lines += 1
         if line.tooLong { return try drop(line.number, kind: .malformed, "line longer than 1 MiB") }
-        let parsed: Result<ObservationLine, JSONSyntaxError>? = lines.buffer.withUnsafeBufferPointer { all in
+        // A local reference to the chunk (the splitter does not change it before the next line), so that the
+        // parser can use the reader's string table while it reads the line's bytes.
+        let chunk = lines.buffer
+        var failure: JSONSyntaxError?
+        let parsed: ObservationLine? = chunk.withUnsafeBufferPointer { all in
             let bytes = UnsafeBufferPointer(rebasing: all[line.range])
             var probe = JSONScanner(bytes)
             if probe.atEnd() { return nil }
             do throws(JSONSyntaxError) {
-                return .success(try ObservationLineParser.parse(bytes, lineNumber: line.number))
+                return try ObservationLineParser.parse(bytes, lineNumber: line.number, table: &table)
             } catch {
-                return .failure(error)
+                failure = error
+                return nil
             }
         }
-        guard let parsed else {
+        if let failure { return try drop(line.number, kind: .malformed, failure.located) }
+        guard let good = parsed else {
             report.blank += 1
             return
-        }
-        let good: ObservationLine
-        switch parsed {
-        case .failure(let error):
-            return try drop(line.number, kind: .malformed, error.located)
-        case .success(let value):
-            good = value
         }
         guard ObservationLineParser.isFinite(good) else {
             return try drop(line.number, kind: .nonFinite, "non-finite value")

@@ -29,7 +29,10 @@ public struct ReorderBuffer<Element> {
     // for their element type: a site's solver runs every sighting through one.
     @usableFromInline var newestAdmitted = -Double.infinity
     @usableFromInline var releasedCutoff = -Double.infinity
-    @usableFromInline var items: [(t: Double, element: Element)] = []
+    // Times and elements side by side; a released element's slot is emptied (moved out, not copied) until the
+    // slots before `head` are dropped.
+    @usableFromInline var times: [Double] = []
+    @usableFromInline var elements: [Element?] = []
     @usableFromInline var head = 0
 
     /// Creates an empty buffer with the given tolerance (seconds, >= 0).
@@ -39,7 +42,7 @@ public struct ReorderBuffer<Element> {
     }
 
     /// How many elements are held.
-    @inlinable public var count: Int { items.count - head }
+    @inlinable public var count: Int { times.count - head }
 
     /// Offers an element with its time.
     @inlinable
@@ -48,16 +51,22 @@ public struct ReorderBuffer<Element> {
         let reordered = t < newestAdmitted
         newestAdmitted = max(newestAdmitted, t)
         // Insert after the last held element with time <= t (stable; usually the end).
-        var position = items.count
-        while position > head, items[position - 1].t > t { position -= 1 }
-        items.insert((t, element), at: position)
+        var position = times.count
+        while position > head, times[position - 1] > t { position -= 1 }
+        if position == times.count {
+            times.append(t)
+            elements.append(element)
+        } else {
+            times.insert(t, at: position)
+            elements.insert(element, at: position)
+        }
         return .admitted(reordered: reordered)
     }
 
     /// The oldest held element if it can no longer be preceded by a later arrival.
     @inlinable
     public mutating func popReady() -> Element? {
-        guard head < items.count, items[head].t <= newestAdmitted - tolerance else { return nil }
+        guard head < times.count, times[head] <= newestAdmitted - tolerance else { return nil }
         return popFirst()
     }
 
@@ -66,21 +75,24 @@ public struct ReorderBuffer<Element> {
     @inlinable
     public mutating func popReady(notAfter cutoff: Double) -> Element? {
         releasedCutoff = max(releasedCutoff, cutoff)
-        guard head < items.count, items[head].t <= cutoff else { return nil }
+        guard head < times.count, times[head] <= cutoff else { return nil }
         return popFirst()
     }
 
     /// The oldest held element regardless of the tolerance (to drain at the end of the stream).
     @inlinable
     public mutating func popFirst() -> Element? {
-        guard head < items.count else { return nil }
-        let element = items[head].element
+        guard head < times.count else { return nil }
+        var element: Element?
+        swap(&element, &elements[head])
         head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
+        if head == times.count {
+            times.removeAll(keepingCapacity: true)
+            elements.removeAll(keepingCapacity: true)
             head = 0
-        } else if head >= 1024, head * 2 >= items.count {
-            items.removeSubrange(0..<head)
+        } else if head >= 1024, head * 2 >= times.count {
+            times.removeSubrange(0..<head)
+            elements.removeSubrange(0..<head)
             head = 0
         }
         return element

@@ -98,15 +98,26 @@ public struct SightingBatch: Sendable, Hashable {
     public static func decode(_ bytes: [UInt8], maximumBytes: Int = 256 * 1024) throws(SightingBatchError)
         -> SightingBatch
     {
+        var none = StringTable(slotCount: 0)
+        return try decode(bytes, maximumBytes: maximumBytes, table: &none)
+    }
+
+    /// Reads a batch like `decode(_:maximumBytes:)`, taking the receiver and the beacon ids from `table` (a solver
+    /// reads the same ids in every batch).
+    public static func decode(_ bytes: [UInt8], maximumBytes: Int = 256 * 1024, table: inout StringTable)
+        throws(SightingBatchError) -> SightingBatch
+    {
         guard bytes.count <= maximumBytes else { throw .tooLarge(bytes.count, maximum: maximumBytes) }
         do {
-            return try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try parse(buffer) }
+            return try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try parse(buffer, &table) }
         } catch {
             throw .malformed(error.located)
         }
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> SightingBatch {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ table: inout StringTable)
+        throws(JSONSyntaxError) -> SightingBatch
+    {
         var s = JSONScanner(bytes)
         try s.beginObject()
         var version: Double?, receiver: String?, sequence: Double?, clock: Double?, sightings: [Sighting]?
@@ -114,10 +125,10 @@ public struct SightingBatch: Sendable, Hashable {
         while let key = try s.nextKeyBytes(first: &first) {
             switch key {
             case "v": version = try s.number("v")
-            case "receiver": receiver = try s.string("receiver")
+            case "receiver": receiver = try s.string("receiver", interning: &table)
             case "seq": sequence = try s.number("seq")
             case "clock": clock = try s.number("clock")
-            case "sightings": sightings = try parseSightings(&s)
+            case "sightings": sightings = try parseSightings(&s, &table)
             default: try s.skipValue()
             }
         }
@@ -133,9 +144,12 @@ public struct SightingBatch: Sendable, Hashable {
         return SightingBatch(receiver: receiver, sequence: seq, clock: clock, sightings: sightings)
     }
 
-    private static func parseSightings(_ s: inout JSONScanner) throws(JSONSyntaxError) -> [Sighting] {
+    private static func parseSightings(_ s: inout JSONScanner, _ table: inout StringTable) throws(JSONSyntaxError)
+        -> [Sighting]
+    {
         try s.beginArray("sightings")
         var out: [Sighting] = []
+        out.reserveCapacity(64)
         var first = true
         while try s.nextElement(first: &first) {
             let i = out.count
@@ -146,7 +160,7 @@ public struct SightingBatch: Sendable, Hashable {
             while let key = try s.nextKeyBytes(first: &firstKey) {
                 switch key {
                 case "t": t = try s.number("sightings[\(i)].t")
-                case "id": id = try s.string("sightings[\(i)].id")
+                case "id": id = try s.string("sightings[\(i)].id", interning: &table)
                 case "rssi": rssi = try s.number("sightings[\(i)].rssi")
                 case "txPower": tx = s.null() ? nil : try s.number("sightings[\(i)].txPower")
                 default: try s.skipValue()

@@ -18,7 +18,10 @@ public enum Beacon: Sendable, Hashable {
     case altBeacon(AltBeacon)
 
     /// The frame type: exactly `ibeacon`, `eddystone-uid`, `eddystone-url`, `eddystone-tlm` or `altbeacon`.
-    public var type: String {
+    public var type: String { typeName.description }
+
+    /// `type` as static text, for writers that copy it without making a `String`.
+    public var typeName: StaticString {
         switch self {
         case .iBeacon: "ibeacon"
         case .eddystoneUID: "eddystone-uid"

@@ -91,6 +91,8 @@ public final class SiteSource: ObservationSource {
     private let clock: any BlueDotClock
     private let logger: Logger
     private let state = LockedValue(State())
+    /// The receiver and beacon ids read from batches, shared so that each id is one string (`StringTable`).
+    private let ids = LockedValue(StringTable())
     private let delivering = LockedValue(())
 
     /// A source over `client` for the site `topics`; `knownReceivers` are the venue's anchor ids and
@@ -256,7 +258,9 @@ public final class SiteSource: ObservationSource {
     private func handleBatch(_ payload: [UInt8], receiver: String, now: Double) {
         let batch: SightingBatch
         do {
-            batch = try SightingBatch.decode(payload, maximumBytes: settings.maximumPayloadBytes)
+            batch = try ids.withLock { table throws(SightingBatchError) in
+                try SightingBatch.decode(payload, maximumBytes: settings.maximumPayloadBytes, table: &table)
+            }
         } catch {
             reject("sightings:\(error.kind)", topic: topics.sightings(receiver: receiver), why: "\(error)")
             return
