@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import Formats
 import Foundation
 import HCI
 import LocationDisplay
@@ -109,6 +110,54 @@ import Testing
         #expect(times[observations.count] == 5000 + 0.75 + 1, "second loop: after the span and the gap")
         #expect(source.statistics.loops >= 2)
         #expect(source.statistics.reports == seen.value.count)
+    }
+
+    /// An observation file streamed (read again for each loop) replays exactly as the same observations held in
+    /// memory: the same observations at the same clock times, loop after loop; a missing file fails at once.
+    @Test(.timeLimit(.minutes(1))) func aStreamedFileReplaysAsTheSameObservationsInMemory() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("paced-\(UUID()).jsonl").path
+        var text: [UInt8] = []
+        for o in Self.standing(seconds: 1.5) {
+            ObservationWriter.append(o, to: &text)
+            text.append(0x0A)
+        }
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // As the file holds them (numbers as written).
+        var reader = try ObservationReader(path: path)
+        let observations = try reader.readAll().map(\.observation)
+
+        func replay(_ make: (ManualClock) throws -> PacedReplaySource) async throws -> ([Observation], [Double], Int) {
+            let clock = ManualClock(start: 5000)
+            let source = try make(clock)
+            let seen = LockedValue<([Observation], [Double])>(([], []))
+            let task = Task {
+                try await source.run(started: {}) { o, at in seen.withLock { $0.0.append(o); $0.1.append(at) } }
+            }
+            while seen.value.0.count < observations.count * 3 {
+                await clock.waitForSleepers()
+                clock.advance(by: 0.25)
+            }
+            source.stop()
+            task.cancel()
+            try await task.value
+            let (delivered, times) = seen.value
+            return (Array(delivered.prefix(observations.count * 3)), Array(times.prefix(observations.count * 3)),
+                    source.statistics.loops)
+        }
+        let memory = try await replay { clock in
+            PacedReplaySource(name: "m", observations: observations, loop: true, loopGapSeconds: 1, clock: clock)
+        }
+        let file = try await replay { clock in
+            try PacedReplaySource(name: "f", path: path, loop: true, loopGapSeconds: 1, clock: clock)
+        }
+        #expect(file.0 == memory.0)
+        #expect(file.1 == memory.1)
+        #expect(file.2 >= 2 && memory.2 >= 2)
+        #expect(file.0[observations.count].t == 5000 + 1.25 + 1, "second pass: after the span and the gap")
+        #expect(throws: JSONLinesError.self) {
+            try PacedReplaySource(name: "x", path: path + ".missing", clock: ManualClock(start: 0))
+        }
     }
 
     @Test func sightingsBecomeObservationsByMode() {

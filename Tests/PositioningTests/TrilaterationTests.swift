@@ -3,6 +3,46 @@ import Testing
 @testable import Positioning
 
 @Suite struct TrilaterationTests {
+    /// The solver's position-only path (`solvePlane`, in registers) gives the general path's bits: state,
+    /// covariance, weights, cost and iterations, over seeded problems with 1 to 9 anchors, near-field anchors,
+    /// outliers (Huber and Student-t), bounds or none, a start or none, a prior with correlation.
+    @Test func positionOnlySolverGivesTheGeneralSolversBits() {
+        var rng = Xoshiro256StarStar(seed: 14)
+        func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(rng.next() >> 11) / 9_007_199_254_740_992 }
+        var compared = 0
+        for trial in 0..<400 {
+            let bounds: Venue.Bounds? = trial % 3 == 0 ? nil : Venue.Bounds(minX: 0, minY: 0, maxX: 20, maxY: 12)
+            let loss: RobustLoss = trial % 4 == 0 ? .studentT(4) : .huber(2)
+            let solver = PositionSolver(loss: loss, bounds: bounds)
+            let truth = (uniform(0, 20), uniform(0, 12))
+            let count = 1 + trial % 9
+            let measurements = (0..<count).map { k -> RSSIMeasurement in
+                let model = PathLossModel(measuredPowerDBm: uniform(-70, -55), pathLossExponent: uniform(1.6, 3.2))
+                let ax = k == 0 && trial % 5 == 0 ? truth.0 + 0.1 : uniform(0, 20)
+                let ay = k == 0 && trial % 5 == 0 ? truth.1 : uniform(0, 12)
+                let d = max(((ax - truth.0) * (ax - truth.0) + (ay - truth.1) * (ay - truth.1)).squareRoot(), 0.3)
+                let outlier = k == 1 && trial % 6 == 0 ? 25.0 : 0
+                return RSSIMeasurement(anchorX: ax, anchorY: ay, heightDifferenceMeters: trial % 2 == 0 ? 0 : 1.5,
+                                       model: model, rssiDBm: model.rssiDBm(atDistanceMeters: d) + uniform(-6, 6) + outlier,
+                                       sigmaDB: uniform(2, 6))
+            }
+            let c = uniform(-0.2, 0.2)
+            let Λ = Matrix(rows: 2, columns: 2, entries: [1 / uniform(5, 40), c / 40, c / 40, 1 / uniform(5, 20)])
+            let mean = [uniform(0, 20), uniform(0, 12)]
+            let start: [Double]? = trial % 2 == 0 ? nil : [uniform(-5, 25), uniform(-5, 17)]
+            let fast = solver.solvePlane(measurements, priorMean: mean, priorInformation: Λ, start: start)
+            let general = solver.solveGeneral(measurements, priorMean: mean, priorInformation: Λ, start: start)
+            #expect(fast.state.map(\.bitPattern) == general.state.map(\.bitPattern), "trial \(trial)")
+            #expect(fast.covariance.entries.map(\.bitPattern) == general.covariance.entries.map(\.bitPattern),
+                    "trial \(trial)")
+            #expect(fast.weights.map(\.bitPattern) == general.weights.map(\.bitPattern), "trial \(trial)")
+            #expect(fast.cost.bitPattern == general.cost.bitPattern && fast.iterations == general.iterations,
+                    "trial \(trial)")
+            compared += 1
+        }
+        #expect(compared == 400)
+    }
+
     /// Noiseless RSSI from 4 to 8 anchors recovers the point to 1 cm (the venue prior is weak).
     @Test func noiselessRangesRecoverThePoint() {
         var rng = SeededGenerator(seed: 10)

@@ -1,16 +1,24 @@
 import BlueDotCore
+import Formats
 import Positioning
 
-/// Replays observations held in memory at their recorded pace (times `speed`), optionally in a loop.
+/// Replays observations at their recorded pace (times `speed`), optionally in a loop: held in memory, or streamed
+/// from an observation file (read again for each loop, so memory stays flat whatever the file's size).
 ///
 /// Times are moved to the clock: the first observation is stamped with the start time, later ones keep their
 /// offsets (each loop continues where the previous ended, after `loopGapSeconds`), so fixes carry current times
 /// and the engine sees time go forward across loops. Pacing waits on the injected clock (tests advance a
 /// `ManualClock`, or replay fast with a high `speed`).
 public final class PacedReplaySource: ObservationSource {
+    /// Where the observations come from.
+    private enum Input: Sendable {
+        case memory([Observation])
+        case file(path: String, options: ObservationReader.Options)
+    }
+
     /// For logs.
     public let name: String
-    private let observations: [Observation]
+    private let input: Input
     private let speed: Double
     private let loop: Bool
     private let loopGapSeconds: Double
@@ -23,17 +31,27 @@ public final class PacedReplaySource: ObservationSource {
         clock: any BlueDotClock
     ) {
         self.name = name
-        self.observations = observations.sorted { $0.t < $1.t }
+        self.input = .memory(observations.sorted { $0.t < $1.t })
         self.speed = speed
         self.loop = loop
         self.loopGapSeconds = loopGapSeconds
         self.clock = clock
     }
 
-    /// The recorded span of the observations, seconds.
-    public var durationSeconds: Double {
-        guard let first = observations.first, let last = observations.last else { return 0 }
-        return last.t - first.t
+    /// Creates a replay that streams the observation file at `path` through an `ObservationReader` with `options`
+    /// (which puts slightly disordered lines back in order and counts the lines it cannot use). The file is opened
+    /// here once, so that a missing or unreadable file fails at once, and again for each pass.
+    public init(
+        name: String, path: String, options: ObservationReader.Options = .init(), speed: Double = 1,
+        loop: Bool = false, loopGapSeconds: Double = 2, clock: any BlueDotClock
+    ) throws(JSONLinesError) {
+        _ = try ObservationReader(path: path, options: options)
+        self.name = name
+        self.input = .file(path: path, options: options)
+        self.speed = speed
+        self.loop = loop
+        self.loopGapSeconds = loopGapSeconds
+        self.clock = clock
     }
 
     /// Counters so far.
@@ -48,20 +66,42 @@ public final class PacedReplaySource: ObservationSource {
     /// Stops the replay at its next observation or wait.
     public func stop() { state.withLock { $0.stopped = true } }
 
+    /// One pass over the observations, in time order.
+    private func pass() throws(JSONLinesError) -> () throws(JSONLinesError) -> Observation? {
+        switch input {
+        case .memory(let observations):
+            var k = 0
+            return {
+                guard k < observations.count else { return nil }
+                defer { k += 1 }
+                return observations[k]
+            }
+        case .file(let path, let options):
+            var reader = try ObservationReader(path: path, options: options)
+            return { try reader.next()?.observation }
+        }
+    }
+
     /// Replays until the end (or forever with `loop`) or `stop()`.
     public func run(
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
     ) async throws {
-        guard let first = observations.first, !state.withLock({ $0.stopped }) else { return }
+        var next = try pass()
+        guard let first = try next(), !state.withLock({ $0.stopped }) else { return }
         let t0 = first.t
-        let period = durationSeconds + loopGapSeconds
         let start = clock.now()
         state.withLock { $0.start = start }
         defer { state.withLock { $0.start = nil } }
         started()
         var cycle = 0
+        // The time from one pass's start to the next's: the first pass's span plus the gap.
+        var period = 0.0
+        var pending: Observation? = first
         repeat {
-            for var o in observations {
+            var last = t0
+            while var o = try pending ?? next() {
+                pending = nil
+                last = o.t
                 let offset = Double(cycle) * period + (o.t - t0)
                 let due = start + offset / speed
                 if clock.now() < due {
@@ -75,8 +115,12 @@ public final class PacedReplaySource: ObservationSource {
                 }
                 deliver(o, clock.now())
             }
+            if cycle == 0 { period = last - t0 + loopGapSeconds }
             cycle += 1
-            if loop { state.withLock { $0.statistics.loops += 1 } }
+            if loop {
+                state.withLock { $0.statistics.loops += 1 }
+                next = try pass()
+            }
         } while loop && !state.withLock({ $0.stopped })
     }
 }

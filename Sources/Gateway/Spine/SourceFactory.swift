@@ -45,12 +45,10 @@ public enum SourceFactory {
             return RecordingSource(path: path, mapper: mapper, speed: configuration.speed, loop: configuration.loop,
                                    clock: clock)
         case .observations(let path):
-            let options = ObservationReader.Options(knownAnchors: nil)
-            var reader = try ObservationReader(path: path, options: options)
-            let observations = try reader.readAll().map(\.observation)
-            return PacedReplaySource(
-                name: "observations:\(path)", observations: observations, speed: configuration.speed,
-                loop: configuration.loop, clock: clock)
+            // Streamed, so that a long file costs no memory.
+            return try PacedReplaySource(
+                name: "observations:\(path)", path: path, options: ObservationReader.Options(knownAnchors: nil),
+                speed: configuration.speed, loop: configuration.loop, clock: clock)
         case .site(let broker):
             return try siteSource(broker: broker, configuration: configuration, venue: venue, clock: clock,
                                   logger: logger)

@@ -46,11 +46,15 @@ public struct AnchorRSSIFilter: Sendable {
     public mutating func add(t: Double, rssiDBm x: Double) -> Bool {
         expire(before: t - windowSeconds)
         if count >= 3 {
-            var scratch = window()
-            let med = AnchorRSSIFilter.median(&scratch)
-            for i in scratch.indices { scratch[i] = abs(scratch[i] - med) }
-            let mad = AnchorRSSIFilter.median(&scratch)
-            if abs(x - med) > threshold * max(1.4826 * mad, sigmaFloorDB) {
+            // The window in scratch memory on the stack: this runs for every observation.
+            let outlier = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { scratch -> Bool in
+                for k in 0..<count { scratch[k] = values[(head + k) % capacity] }
+                let med = AnchorRSSIFilter.median(scratch)
+                for i in scratch.indices { scratch[i] = abs(scratch[i] - med) }
+                let mad = AnchorRSSIFilter.median(scratch)
+                return abs(x - med) > threshold * max(1.4826 * mad, sigmaFloorDB)
+            }
+            if outlier {
                 rejected += 1
                 return false
             }
@@ -89,10 +93,6 @@ public struct AnchorRSSIFilter: Sendable {
     /// Number of samples in the window.
     public var sampleCount: Int { count }
 
-    private func window() -> [Double] {
-        (0..<count).map { values[(head + $0) % capacity] }
-    }
-
     private mutating func expire(before cutoff: Double) {
         while count > 0 && times[head] < cutoff {
             head = (head + 1) % capacity
@@ -102,6 +102,12 @@ public struct AnchorRSSIFilter: Sendable {
 
     /// The median of a small array (sorted in place).
     static func median(_ a: inout [Double]) -> Double {
+        a.withUnsafeMutableBufferPointer { median($0) }
+    }
+
+    /// The median of a small buffer (sorted in place).
+    static func median(_ buffer: UnsafeMutableBufferPointer<Double>) -> Double {
+        var a = buffer
         a.sort()
         let n = a.count
         return n % 2 == 1 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2])
