@@ -112,6 +112,36 @@ import Testing
         #expect(source.statistics.reports == seen.value.count)
     }
 
+    /// Observations closer together than the pacing quantum go out together, never before they are due and at
+    /// most one quantum after; each wake-up delivers everything due by then.
+    @Test(.timeLimit(.minutes(1))) func pacedReplayWakesAtMostOncePerQuantum() async throws {
+        let clock = ManualClock(start: 1000)
+        // 40 observations 0.25 ms apart (10 ms of stream), and one a second later that keeps the replay waiting.
+        let observations = (0..<40).map { k in
+            Observation(t: Double(k) * 0.00025, anchor: "rx-1", target: "tag", rssiDBm: -60)
+        } + [Observation(t: 1, anchor: "rx-1", target: "tag", rssiDBm: -60)]
+        let source = PacedReplaySource(name: "q", observations: observations, pacingQuantumSeconds: 0.002,
+                                       clock: clock)
+        let seen = LockedValue<[(t: Double, arrived: Double)]>([])
+        let task = Task { try await source.run(started: {}) { o, at in seen.withLock { $0.append((o.t, at)) } } }
+        while seen.value.count < 40 {
+            await clock.waitForSleepers()
+            clock.advance(by: 0.0005)
+        }
+        await clock.waitForSleepers()
+        source.stop()
+        task.cancel()
+        try await task.value
+        let delivered = seen.value
+        #expect(delivered.count == 40)
+        #expect(delivered.allSatisfy { $0.arrived >= $0.t - 1e-9 }, "never before its time")
+        #expect(delivered.allSatisfy { $0.arrived - $0.t <= 0.002 + 0.0005 + 1e-9 }, "at most a quantum late")
+        // The first goes out at once, then one wait per 2 ms: about 6 arrival times for 40 observations.
+        let arrivals = Set(delivered.map(\.arrived))
+        #expect(arrivals.count <= 7, "\(arrivals.count) wake-ups for 40 observations")
+        #expect(arrivals.count >= 5, "\(arrivals.count) wake-ups for 40 observations")
+    }
+
     /// An observation file streamed (read again for each loop) replays exactly as the same observations held in
     /// memory: the same observations at the same clock times, loop after loop; a missing file fails at once.
     @Test(.timeLimit(.minutes(1))) func aStreamedFileReplaysAsTheSameObservationsInMemory() async throws {
