@@ -39,8 +39,8 @@ extension JSONScanner {
         throw JSONSyntaxError(offset: start - 1, message: "unterminated string")
     }
 
-    /// Reads a string like `string()`, taking the text from `table` when it has no escapes: the line readers'
-    /// anchor and target ids.
+    /// Reads a string like `string()`, taking the text from `table` when it is plain ASCII without escapes (the
+    /// line readers' anchor and target ids); other strings are decoded by `string()`.
     mutating func string(_ context: @autoclosure () -> String, interning table: inout StringTable)
         throws(JSONSyntaxError) -> String
     {
