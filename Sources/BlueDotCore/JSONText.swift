@@ -23,6 +23,18 @@ public enum JSONText {
         }
     }
 
+    /// Runs `write` over raw memory another buffer lends (a NIO `ByteBuffer`'s writable bytes, say) and returns
+    /// how many bytes it wrote there, or nil when they did not fit (the caller lends more and runs it again).
+    @inlinable
+    public static func write(into destination: UnsafeMutableRawBufferPointer,
+                             _ write: (inout JSONWriter) -> Void) -> Int? {
+        guard let raw = destination.baseAddress, destination.count > 0 else { return nil }
+        var writer = JSONWriter(base: raw.bindMemory(to: UInt8.self, capacity: destination.count),
+                                capacity: destination.count)
+        write(&writer)
+        return writer.overflowed ? nil : writer.count
+    }
+
     /// What `write` writes, as a `String`.
     @inlinable
     public static func text(estimatedBytes: Int = 256, _ write: (inout JSONWriter) -> Void) -> String {

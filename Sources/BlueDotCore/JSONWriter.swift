@@ -108,23 +108,84 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// `value` with exactly `decimals` digits after the point (`JSONText.fixed`'s definition).
+    ///
+    /// The value scaled by 10^decimals and rounded is one integer; its digits are written from the end, the
+    /// point put in before the last `decimals` of them, so that every division is by the constant 100 or 10 (a
+    /// multiplication), none by the run-time power of ten.
     @inlinable
     public mutating func fixed(_ value: Double, decimals: Int) {
-        guard value.isFinite else { return literal("null") }
+        _ = fixedForm(value, decimals: decimals)
+    }
+
+    /// Writes `fixed(value, decimals:)` and tells whether that was the fixed form (digits, a point when
+    /// `decimals` > 0), not `null` or the shortest form of a huge value.
+    @inlinable
+    mutating func fixedForm(_ value: Double, decimals: Int) -> Bool {
+        guard value.isFinite else {
+            literal("null")
+            return false
+        }
         let d = min(max(decimals, 0), 9)
-        let divisor = Self.powerOfTen(d)
-        let scaled = value.magnitude * Double(divisor)
-        guard scaled < 9_007_199_254_740_991.5 else { return string(utf8: "\(value)") }
+        let scaled = value.magnitude * Double(Self.powerOfTen(d))
+        guard scaled < 9_007_199_254_740_991.5 else {
+            string(utf8: "\(value)")
+            return false
+        }
         // Rounded half away from zero: below 2^53 the truncation and the fraction left are exact.
         var units = UInt64(scaled)
         if scaled - Double(units) >= 0.5 { units &+= 1 }
-        if units >= 9_007_199_254_740_992 { return string(utf8: "\(value)") }
-        if value < 0 && units != 0 { byte(UInt8(ascii: "-")) }
-        digits(units / divisor)
-        if d > 0 {
-            byte(UInt8(ascii: "."))
-            digits(units % divisor, width: d)
+        if units >= 9_007_199_254_740_992 {
+            string(utf8: "\(value)")
+            return false
         }
+        let negative = value < 0 && units != 0
+        // At least one digit before the point: `0.250`, not `.250`.
+        let digitCount = max(Self.decimalDigitCount(units), d &+ 1)
+        let n = digitCount &+ (d > 0 ? 1 : 0) &+ (negative ? 1 : 0)
+        guard room(n) else { return true }
+        let pairs = Self.digitPairs.utf8Start
+        var p = base + count + n
+        var v = units
+        if d > 0 {
+            var left = d
+            while left >= 2 {
+                let pair = Int(truncatingIfNeeded: v % 100) &* 2
+                v /= 100
+                p -= 2
+                p[0] = pairs[pair]
+                p[1] = pairs[pair &+ 1]
+                left &-= 2
+            }
+            if left == 1 {
+                p -= 1
+                p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+            }
+            p -= 1
+            p[0] = UInt8(ascii: ".")
+        }
+        while v >= 100 {
+            let pair = Int(truncatingIfNeeded: v % 100) &* 2
+            v /= 100
+            p -= 2
+            p[0] = pairs[pair]
+            p[1] = pairs[pair &+ 1]
+        }
+        if v >= 10 {
+            let pair = Int(truncatingIfNeeded: v) &* 2
+            p -= 2
+            p[0] = pairs[pair]
+            p[1] = pairs[pair &+ 1]
+        } else {
+            p -= 1
+            p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+        }
+        if negative {
+            p -= 1
+            p[0] = UInt8(ascii: "-")
+        }
+        count &+= n
+        return true
     }
 
     /// 10^d for d in 0 ... 9.
@@ -149,14 +210,10 @@ public struct JSONWriter: ~Copyable {
     @inlinable
     public mutating func trimmedFixed(_ value: Double, decimals: Int) {
         let start = count
-        fixed(value, decimals: decimals)
-        let written = UnsafeBufferPointer(start: base + start, count: count - start)
-        // Only the fixed form: a huge value's shortest form (`1.5e+300`) keeps its zeros.
-        guard !overflowed, decimals > 0, value.isFinite, written.contains(UInt8(ascii: ".")),
-              !written.contains(UInt8(ascii: "e"))
-        else { return }
-        while count > start, base[count - 1] == UInt8(ascii: "0") { count -= 1 }
-        if count > start, base[count - 1] == UInt8(ascii: ".") { count -= 1 }
+        // Only the fixed form: `null` and a huge value's shortest form (`1.5e+300`) stay as they are.
+        guard fixedForm(value, decimals: decimals), !overflowed, decimals > 0 else { return }
+        while count > start, base[count &- 1] == UInt8(ascii: "0") { count &-= 1 }
+        if count > start, base[count &- 1] == UInt8(ascii: ".") { count &-= 1 }
     }
 
     /// `JSONText.shortest(value)`, or the integer's digits when `value` is a whole number under 10^9 in magnitude

@@ -80,9 +80,15 @@ enum JSONBenchmark {
         let drawing = DotDrawing(symbol: "courseArrow", accuracyMeters: 2.37, rotationDegrees: 91.5, ping: true,
                                  pingSequence: 1234)
         measure("feed frame (SSE fix event)", count: fixes.count) { k, out in
-            out.append(contentsOf: FeedEvent.fix(fixes[k], drawing, reportedAt: fixes[k].t + 0.27)
-                .frameBytes(id: UInt64(k)))
+            FeedEvent.fix(fixes[k], drawing, reportedAt: fixes[k].t + 0.27).appendFrame(id: UInt64(k), to: &out)
         }
+        // What the feed's connections send: each frame in a ByteBuffer of its own.
+        var frameBytes = 0
+        measure("feed frame into its own ByteBuffer (router)", count: fixes.count) { k, _ in
+            let message = FeedMessage(id: UInt64(k), event: .fix(fixes[k], drawing, reportedAt: fixes[k].t + 0.27))
+            frameBytes &+= GatewayRouter.feedFrame(message).readableBytes
+        }
+        guard frameBytes > 0 else { throw BenchError("the feed wrote no frames") }
         let batches = stride(from: 0, to: observations.count, by: 100).map { start in
             SightingBatch(receiver: "rx-0042", sequence: start / 100, clock: 1_732_400_000.5, sightings:
                 observations[start..<min(start + 100, observations.count)].map {

@@ -24,27 +24,32 @@ extension JSONScanner {
             if literal("-Infinity") { return -.infinity }
             throw JSONSyntaxError(offset: start, message: "expected a number")
         }
+        // Every digit goes into the mantissa (leading zeros of a fraction too): with at most 19 digits it is
+        // exact; with more it wraps, and the standard library's parser below reads the text instead.
         var mantissa: UInt64 = 0
-        var significantDigits = 0
+        var digitCount = 0
         var exponent10 = 0
         let integerStart = index
         while index < bytes.count, let digit = Self.digit(bytes[index]) {
-            accumulate(digit, into: &mantissa, &significantDigits, &exponent10, fractional: false)
-            index += 1
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index &+= 1
         }
         let integerDigits = index - integerStart
         guard integerDigits > 0 else { throw JSONSyntaxError(offset: start, message: "expected a number") }
         if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
             throw JSONSyntaxError(offset: start, message: "leading zero in number")
         }
+        digitCount = integerDigits
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let fractionStart = index
             while index < bytes.count, let digit = Self.digit(bytes[index]) {
-                accumulate(digit, into: &mantissa, &significantDigits, &exponent10, fractional: true)
-                index += 1
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index &+= 1
             }
             guard index > fractionStart else { throw error("expected a digit after '.'") }
+            digitCount &+= index - fractionStart
+            exponent10 = fractionStart - index
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
@@ -62,7 +67,7 @@ extension JSONScanner {
             guard index > exponentStart else { throw error("expected a digit in exponent") }
             exponent10 += exponentNegative ? -written : written
         }
-        if significantDigits <= 19, mantissa < (1 << 53), exponent10 >= -22, exponent10 <= 22 {
+        if digitCount <= 19, mantissa < (1 << 53), exponent10 >= -22, exponent10 <= 22 {
             let m = Double(mantissa)
             let value = exponent10 < 0 ? m / Self.exactPowerOfTen(-exponent10) : m * Self.exactPowerOfTen(exponent10)
             return negative ? -value : value
@@ -100,22 +105,6 @@ extension JSONScanner {
         case 20: 1e20
         case 21: 1e21
         default: 1e22
-        }
-    }
-
-    /// Adds one decimal digit to the mantissa, tracking the power of ten and the significant digits seen.
-    private func accumulate(_ digit: UInt8, into mantissa: inout UInt64, _ significantDigits: inout Int,
-                            _ exponent10: inout Int, fractional: Bool) {
-        if mantissa == 0, digit == 0 {
-            if fractional { exponent10 -= 1 }
-            return
-        }
-        significantDigits += 1
-        if significantDigits <= 19 {
-            mantissa = mantissa &* 10 &+ UInt64(digit)
-            if fractional { exponent10 -= 1 }
-        } else if !fractional {
-            exponent10 += 1
         }
     }
 

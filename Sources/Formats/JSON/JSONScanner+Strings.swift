@@ -7,18 +7,14 @@ extension JSONScanner {
         index += 1
         let start = index
         // Fast path: no escapes, the bytes between the quotes are the string.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character in string") }
-            index += 1
-        }
+        index = plainEnd(from: start, stoppingAtNonASCII: false)
         guard index < bytes.count else { throw JSONSyntaxError(offset: start - 1, message: "unterminated string") }
+        if bytes[index] == UInt8(ascii: "\"") {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            index += 1
+            return text
+        }
+        if bytes[index] < 0x20 { throw error("control character in string") }
         var utf8 = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
@@ -45,18 +41,43 @@ extension JSONScanner {
         throws(JSONSyntaxError) -> String
     {
         guard peek() == UInt8(ascii: "\"") else { throw error("\(context()): expected a string") }
-        var end = index + 1
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") {
-                let text = table.string(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]))
-                index = end + 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
-            end += 1
+        let end = plainEnd(from: index + 1, stoppingAtNonASCII: true)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let text = table.string(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]))
+            index = end + 1
+            return text
         }
         return try string()
+    }
+
+    /// The index of the first byte at or after `from` that is a quote, a backslash or a control character (or,
+    /// when `stoppingAtNonASCII`, 0x80 or above); `bytes.count` when there is none. Eight bytes at a time: each
+    /// test is "has a zero byte" on a transformed word (Hacker's Delight, 6-1), whose lowest flagged byte is always
+    /// a true one (a borrow only flags bytes above a true zero), and the bytes are read little-endian, so the
+    /// lowest flag is the first such byte.
+    @inline(__always)
+    func plainEnd(from: Int, stoppingAtNonASCII: Bool) -> Int {
+        let n = bytes.count
+        guard let base = bytes.baseAddress, from < n else { return max(from, n) }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = from
+        while i &+ 8 <= n {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            var flags = (word &- ones &* 0x20) & ~word & highs
+            flags |= (quote &- ones) & ~quote & highs
+            flags |= (backslash &- ones) & ~backslash & highs
+            if stoppingAtNonASCII { flags |= word & highs }
+            if flags != 0 { return i &+ flags.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
+        while i < n {
+            let byte = base[i]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
+                || (stoppingAtNonASCII && byte >= 0x80) { return i }
+            i &+= 1
+        }
+        return n
     }
 
     /// Decodes one escape after its backslash and appends its UTF-8 bytes.

@@ -39,6 +39,7 @@ struct JSONScanner {
     }
 
     /// Skips spaces, tabs, carriage returns and line feeds.
+    @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
             let byte = bytes[index]
@@ -48,6 +49,7 @@ struct JSONScanner {
     }
 
     /// The next significant byte, after whitespace, or nil at the end.
+    @inline(__always)
     mutating func peek() -> UInt8? {
         skipWhitespace()
         return index < bytes.count ? bytes[index] : nil
@@ -92,10 +94,7 @@ struct JSONScanner {
     /// their literal keys (`switch key { case "t": ... }`).
     mutating func nextKeyBytes(first: inout Bool) throws(JSONSyntaxError) -> JSONKey? {
         guard try atKey(first: &first) else { return nil }
-        var end = index + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
-            end += 1
-        }
+        let end = plainEnd(from: index + 1, stoppingAtNonASCII: false)
         let key: JSONKey
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             key = JSONKey(raw: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end]), decoded: nil)
@@ -104,7 +103,8 @@ struct JSONScanner {
             let decoded = try string()
             key = JSONKey(raw: UnsafeBufferPointer(start: nil, count: 0), decoded: decoded)
         }
-        try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
+        guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+        index += 1
         return key
     }
 

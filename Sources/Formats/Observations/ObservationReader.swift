@@ -103,7 +103,8 @@ public struct ObservationReader {
             }
         }
         if let failure { return try drop(line.number, kind: .malformed, failure.located) }
-        guard let good = parsed else {
+        // Moved, not copied, from here into the reorder buffer.
+        guard let good = consume parsed else {
             report.blank += 1
             return
         }
@@ -117,11 +118,12 @@ public struct ObservationReader {
             }
             return try drop(line.number, kind: .unknownAnchor, "unknown anchor \"\(id)\"")
         }
-        switch order.insert(good, t: good.observation.t) {
+        let t = good.observation.t
+        switch order.insert(consume good, t: t) {
         case .admitted(let reordered):
             if reordered { report.reordered += 1 }
         case .late:
-            let message = "t \(good.observation.t) is more than \(options.toleranceSeconds) s older than \(order.newest)"
+            let message = "t \(t) is more than \(options.toleranceSeconds) s older than \(order.newest)"
             try drop(line.number, kind: .late, message)
         }
     }

@@ -44,9 +44,9 @@ public struct ReorderBuffer<Element> {
     /// How many elements are held.
     @inlinable public var count: Int { times.count - head }
 
-    /// Offers an element with its time.
+    /// Offers an element with its time (taken, not copied, when the caller passes its last use).
     @inlinable
-    public mutating func insert(_ element: Element, t: Double) -> Admission {
+    public mutating func insert(_ element: consuming Element, t: Double) -> Admission {
         if t < newestAdmitted - tolerance || t < releasedCutoff { return .late }
         let reordered = t < newestAdmitted
         newestAdmitted = max(newestAdmitted, t)

@@ -45,7 +45,10 @@ public enum FeedEvent: Sendable, Hashable {
     case status(LocationSourceStatus)
 
     /// The SSE event name.
-    public var name: String {
+    public var name: String { nameText.description }
+
+    /// The SSE event name as static text (what the frame writer copies).
+    var nameText: StaticString {
         switch self {
         case .fix: "fix"
         case .display: "display"
@@ -100,20 +103,32 @@ public enum FeedEvent: Sendable, Hashable {
         String(decoding: frameBytes(id: id), as: UTF8.self)
     }
 
-    /// The SSE frame as UTF-8, what the feed's connections write.
+    /// The SSE frame as UTF-8.
     public func frameBytes(id: UInt64) -> [UInt8] {
         var out: [UInt8] = []
-        JSONText.append(to: &out, estimatedBytes: 512) { w in
-            w.literal("id: ")
-            w.digits(id)
-            w.literal("\nevent: ")
-            w.string(utf8: name)
-            w.literal("\ndata: ")
-            write(to: &w)
-            w.literal("\n\n")
-        }
+        out.reserveCapacity(Self.frameBytesEstimate)
+        appendFrame(id: id, to: &out)
         return out
     }
+
+    /// Appends the SSE frame to UTF-8 bytes.
+    public func appendFrame(id: UInt64, to out: inout [UInt8]) {
+        JSONText.append(to: &out, estimatedBytes: Self.frameBytesEstimate) { writeFrame(id: id, to: &$0) }
+    }
+
+    /// Writes the SSE frame: what the feed's connections send (`FeedFrames`).
+    public func writeFrame(id: UInt64, to w: inout JSONWriter) {
+        w.literal("id: ")
+        w.digits(id)
+        w.literal("\nevent: ")
+        w.literal(nameText)
+        w.literal("\ndata: ")
+        write(to: &w)
+        w.literal("\n\n")
+    }
+
+    /// Room for a fix's frame with a long target id and a room.
+    static var frameBytesEstimate: Int { 640 }
 
     /// A drawing state as a JSON object.
     static func json(_ d: DotDrawing) -> String {

@@ -178,9 +178,23 @@ public enum GatewayRouter {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                for await message in messages { try await writer.write(ByteBuffer(bytes: message.frameBytes)) }
+                for await message in messages { try await writer.write(feedFrame(message)) }
                 try await writer.finish(nil)
             })
+    }
+
+    /// A feed message's SSE frame, written straight into the buffer the connection sends (no array in between).
+    public static func feedFrame(_ message: FeedMessage) -> ByteBuffer {
+        var room = FeedEvent.frameBytesEstimate
+        while true {
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(room)
+            let written = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { raw in
+                JSONText.write(into: raw) { message.event.writeFrame(id: message.id, to: &$0) } ?? 0
+            }
+            if written > 0 { return buffer }
+            room *= 2
+        }
     }
 
     static func json(_ text: String) -> Response {
