@@ -238,10 +238,47 @@ public struct JSONWriter: ~Copyable {
     /// characters as they are. The one escaper.
     @inlinable
     public mutating func quoted(_ text: String) {
-        byte(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            guard let start = utf8.baseAddress else { return }
+            if !quotedPlain(utf8) { quotedEscaping(utf8) }
+        }
+    }
+
+    /// Writes `utf8` in quotes when none of its bytes needs escaping (the usual ids and names): each word is
+    /// checked and stored as it is read. Returns false, having written nothing, when a byte may need escaping or
+    /// the room is short; `quotedEscaping` then writes it.
+    @inlinable @inline(__always)
+    mutating func quotedPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = utf8.count
+        guard count &+ n &+ 2 <= capacity else { return false }
+        let out = base + count
+        if let source = utf8.baseAddress {
+            let words = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out + 1)
+            var i = 0
+            while i &+ 8 <= n {
+                let word = words.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if Self.needsEscape(word) { return false }
+                to.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                i &+= 8
+            }
+            while i < n {
+                let b = source[i]
+                if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return false }
+                out[i &+ 1] = b
+                i &+= 1
+            }
+        }
+        out[0] = UInt8(ascii: "\"")
+        out[n &+ 1] = UInt8(ascii: "\"")
+        count &+= n &+ 2
+        return true
+    }
+
+    /// `quoted` for text with bytes to escape.
+    @usableFromInline
+    mutating func quotedEscaping(_ utf8: UnsafeBufferPointer<UInt8>) {
+        byte(UInt8(ascii: "\""))
+        if let start = utf8.baseAddress {
             var plainFrom = 0
             var i = 0
             while i < utf8.count {

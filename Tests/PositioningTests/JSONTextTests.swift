@@ -39,6 +39,25 @@ import Testing
         }
     }
 
+    /// Numbers of up to 17 characters written after 0-40 bytes of a small scratch, at its end and past it (the
+    /// writing runs again with more room): the same text wherever they land.
+    @Test func fixedAtTheEndOfTheRoomAndAtSixteenCharacters() {
+        let values = [0.0, -0.0, 0.25, -3.5, 52.2205123, -21.0122004, 1_732_400_000.1235, 999_999_999_999.9995,
+                      1_234_567_890_123.456, 123_456_789_012_345.6, 9_007_199_254_740_991, -4_503_599_627_370_495.5]
+        for value in values {
+            for d in 0...9 {
+                let expected = Self.referenceFixed(value, decimals: d)
+                for prefix in 0...40 {
+                    let text = JSONText.text(estimatedBytes: 16) { w in
+                        for _ in 0..<prefix { w.byte(UInt8(ascii: "#")) }
+                        w.fixed(value, decimals: d)
+                    }
+                    #expect(text == String(repeating: "#", count: prefix) + expected, "\(value), \(d), after \(prefix)")
+                }
+            }
+        }
+    }
+
     @Test func integersAndCompactNumbers() {
         for value in [0, 1, -1, 9, 10, -10, 1_732_400_000, Int.max, Int.min] {
             var out: [UInt8] = []

@@ -74,6 +74,37 @@ struct RandomSplitSource: ByteChunkSource {
         #expect(lines[1].address == "mac:aa:bb:cc:dd:ee:ff")
     }
 
+    /// Strings, keys and ids are scanned eight bytes at a time: an escape, a raw control character, a quote or a
+    /// non-ASCII character at every offset of the first and last word, in ids and in keys, reads as Foundation's
+    /// JSON parser reads it (or is refused as it refuses it), and numbers of every length as `Double(_:)` reads them.
+    @Test func specialBytesAtEveryOffsetOfAWordAndNumbersOfEveryLength() throws {
+        let specials = [#"\""#, #"\\"#, #"\u0041"#, "é", "\u{1F600}", "\t", "\u{01}"]
+        for special in specials {
+            for offset in 0...17 {
+                let id = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 17 - offset)
+                let key = String(repeating: "k", count: offset) + special
+                let line = #"{"t": 1.5, "anchor": ""# + id + #"", ""# + key + #"": 3, "rssi": -70}"#
+                let reference = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+                let (lines, report) = try read(line)
+                if let reference {
+                    #expect(report.isClean && lines.count == 1, "\(line)")
+                    #expect(lines.first?.observation.anchor == reference["anchor"] as? String, "\(line)")
+                } else {
+                    #expect(report.malformed == 1 && lines.isEmpty, "\(line)")
+                }
+            }
+        }
+        var rng = SplitMix64(seed: 5)
+        for k in 0..<2_000 {
+            let integer = String((rng.next() % 10_000_000_000) >> (rng.next() % 34))
+            let fraction = String(String(rng.next()).prefix(k % 22))
+            let text = (k % 3 == 0 ? "-" : "") + integer + (fraction.isEmpty ? "" : "." + fraction)
+                + (k % 7 == 0 ? "e\(Int(rng.next() % 40) - 20)" : "")
+            let (lines, _) = try read(#"{"t": 1, "anchor": "a", "rssi": "# + text + "}")
+            #expect(lines.first?.observation.rssiDBm == Double(text), "\(text)")
+        }
+    }
+
     @Test func countsMalformedLinesWithLineNumbers() throws {
         let text = """
             {"t": 1.0, "anchor": "a", "rssi": -60}

@@ -47,7 +47,7 @@ enum JSONBenchmark {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
         /// Appends an item's text, as an output buffer does: flushed (here cleared) at 64 KiB.
-        func measure(_ name: String, count: Int, _ body: (Int, inout [UInt8]) -> Void) {
+        func measure(_ name: String, count: Int, bytesEach: (() -> Double)? = nil, _ body: (Int, inout [UInt8]) -> Void) {
             var best = Double.infinity
             var bytes = 0
             for _ in 0..<o.rounds {
@@ -66,7 +66,8 @@ enum JSONBenchmark {
                 best = min(best, ResourceUsage.cpuSeconds() - start)
             }
             print(String(format: "  %@ %7.0f ns per item  (%.2f M/s, %.0f bytes each)", pad(name),
-                         best / Double(count) * 1e9, Double(count) / best / 1e6, Double(bytes) / Double(count)))
+                         best / Double(count) * 1e9, Double(count) / best / 1e6,
+                         bytesEach?() ?? Double(bytes) / Double(count)))
         }
 
         print("writing")
@@ -79,14 +80,18 @@ enum JSONBenchmark {
         }
         let drawing = DotDrawing(symbol: "courseArrow", accuracyMeters: 2.37, rotationDegrees: 91.5, ping: true,
                                  pingSequence: 1234)
-        measure("feed frame (SSE fix event)", count: fixes.count) { k, out in
-            FeedEvent.fix(fixes[k], drawing, reportedAt: fixes[k].t + 0.27).appendFrame(id: UInt64(k), to: &out)
+        // The hub makes each message once; every connection writes its frame.
+        let messages = fixes.enumerated().map { k, fix in
+            FeedMessage(id: UInt64(k), event: .fix(fix, drawing, reportedAt: fix.t + 0.27))
+        }
+        measure("feed frame (SSE fix event)", count: messages.count) { k, out in
+            messages[k].event.appendFrame(id: messages[k].id, to: &out)
         }
         // What the feed's connections send: each frame in a ByteBuffer of its own.
         var frameBytes = 0
-        measure("feed frame into its own ByteBuffer (router)", count: fixes.count) { k, _ in
-            let message = FeedMessage(id: UInt64(k), event: .fix(fixes[k], drawing, reportedAt: fixes[k].t + 0.27))
-            frameBytes &+= GatewayRouter.feedFrame(message).readableBytes
+        measure("feed frame into its own ByteBuffer (router)", count: messages.count,
+                bytesEach: { Double(frameBytes) / Double(o.rounds * messages.count) }) { k, _ in
+            frameBytes &+= GatewayRouter.feedFrame(messages[k]).readableBytes
         }
         guard frameBytes > 0 else { throw BenchError("the feed wrote no frames") }
         let batches = stride(from: 0, to: observations.count, by: 100).map { start in

@@ -9,8 +9,9 @@ enum HTTPTargets {
         let path = String(decoding: pathBytes, as: UTF8.self)
         if let segments = SafePath.segments(path, below: "/") {
             for segment in segments {
-                check(!segment.isEmpty && !segment.hasPrefix(".") && !segment.contains("/")
-                      && !segment.unicodeScalars.contains { $0.value < 0x20 || $0 == "\\" },
+                // Scalars, not characters: `\u{6DD}/` is one character that holds a slash.
+                check(!segment.isEmpty && segment.unicodeScalars.first != "."
+                      && !segment.unicodeScalars.contains { $0.value < 0x20 || $0 == "\\" || $0 == "/" },
                       "an unsafe path segment passed: \(segment.debugDescription)")
             }
         }

@@ -3,12 +3,19 @@
 package enum SafePath {
     /// The decoded segments of `rawPath` below `prefix`, or nil when the path is not safe to serve.
     package static func segments(_ rawPath: String, below prefix: String) -> [String]? {
-        guard rawPath.hasPrefix(prefix) else { return nil }
-        let rest = rawPath.dropFirst(prefix.count)
+        guard rawPath.utf8.starts(with: prefix.utf8) else { return nil }
+        let rest = Substring(rawPath.utf8.dropFirst(prefix.utf8.count))
         guard let decoded = percentDecoded(rest), !decoded.isEmpty else { return nil }
-        let parts = decoded.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split and checked as bytes and scalars, not as characters: a character may hold a `/` or start with a
+        // `.` without being one (`\u{6DD}/` is one character, the prepended mark with the slash, and `.\u{301}`
+        // another), which the fuzzer found.
+        let parts = decoded.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         for part in parts {
-            guard !part.isEmpty, !part.hasPrefix("."), part.count <= 128 else { return nil }
+            guard let first = part.utf8.first, first != UInt8(ascii: "."), part.unicodeScalars.count <= 128 else {
+                return nil
+            }
             guard part.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0 != "\\" && $0.value != 0x7F }) else {
                 return nil
             }
