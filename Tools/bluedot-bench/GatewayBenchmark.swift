@@ -4,7 +4,8 @@ import Positioning
 /// `bluedot-bench gateway`: the daemon under load. Writes a tag-mode site (1,000 receivers on a 5 m grid, 500
 /// tags walking at random, each heard by its 6 nearest receivers at `--rate` Hz per link, seeded), runs
 /// `bluedot run --observations` on it at real time, holds a push-feed connection open like a browser, and
-/// after a warm-up measures for `--seconds`: resident memory (VmRSS, peak of 1 s samples), CPU (utime+stime
+/// after a warm-up measures for `--seconds`: resident memory (VmRSS, peak of 1 s samples, with its anonymous and
+/// file-backed parts), CPU (utime+stime
 /// from /proc) per 1,000 advertising reports per second (from /metrics), and report-to-browser-event latency
 /// (the feed's `reportedAt`, the wall time of the newest report behind a fix, to the event's arrival) p50/p99.
 enum GatewayBenchmark {
@@ -72,10 +73,12 @@ enum GatewayBenchmark {
         let reports0 = try metric("bluedot_advertising_reports_total", base)
         let cpu0 = cpuSeconds(pid), wall0 = Date()
         feed.resetLatencies()
-        var peakRSS = 0
+        var peakRSS = 0, peakAnon = 0, peakFile = 0
         while Date().timeIntervalSince(wall0) < o.seconds {
             try await Task.sleep(for: .seconds(1))
             peakRSS = max(peakRSS, residentKiB(pid))
+            peakAnon = max(peakAnon, statusKiB(pid, field: "RssAnon"))
+            peakFile = max(peakFile, statusKiB(pid, field: "RssFile"))
         }
         let wall = Date().timeIntervalSince(wall0)
         let cpu = cpuSeconds(pid) - cpu0
@@ -84,6 +87,10 @@ enum GatewayBenchmark {
         let latencies = feed.latencies.sorted()
         let reportsPerSecond = reports / wall
         print(String(format: "resident memory: %.1f MiB peak (VmRSS, %d targets tracked)", Double(peakRSS) / 1024, Int(targets)))
+        // VmRSS is the daemon's own memory (RssAnon) and the pages of code and libraries it touched (RssFile:
+        // shared with other processes and given back by the kernel under pressure).
+        print(String(format: "  of which its own memory %.1f MiB peak (RssAnon), code and libraries %.1f MiB (RssFile)",
+                     Double(peakAnon) / 1024, Double(peakFile) / 1024))
         print(String(format: "reports: %.0f /s; CPU: %.3f cores; CPU per 1,000 reports/s: %.3f cores (%.1f%% of one core)",
                      reportsPerSecond, cpu / wall, cpu / wall / (reportsPerSecond / 1000), 100 * cpu / wall / (reportsPerSecond / 1000)))
         if latencies.isEmpty {
