@@ -50,6 +50,9 @@ struct AccuracyCommand: ParsableCommand {
     @Flag(help: "Moving targets keep to paths through the venues' openings (a wall-bound particle filter).")
     var walls = false
 
+    @Option(help: "Walls in the measurement model: dB lost per wall between anchor and target (with --rooms).")
+    var wallLoss: Double?
+
     @Option(help: "With --walls: particles per target.")
     var wallParticles: Int?
 
@@ -73,9 +76,10 @@ struct AccuracyCommand: ParsableCommand {
         let check = AccuracyCheck()
         check.roomsFiles = roomsFiles
         check.scoresDirectory = scores
-        let (walls, particles, temper) = (walls, wallParticles, wallTemper)
+        let (walls, particles, temper, wallLoss) = (walls, wallParticles, wallTemper, wallLoss)
         check.overrides = { c in
             c.usesWalls = walls
+            if let wallLoss { c.wallLossDB = wallLoss }
             if let particles { c.wallParticles = particles }
             if let temper { c.wallLikelihoodTemper = temper }
         }

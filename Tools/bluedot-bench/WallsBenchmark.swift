@@ -2,14 +2,15 @@ import Foundation
 import BlueDotCore
 import Positioning
 
-/// `bluedot-bench walls [--seeds N] [--wall-loss DB] [--temper T] [--particles N]`: the simulated office
-/// (`SimulatedOffice`) walked with N seeds, replayed with the wall-bound particles off and on (`usesWalls`), the
-/// venue's true model known. Prints, pooled over the seeds: median and p90 error, coverage of the 68% radius, the
+/// `bluedot-bench walls [--seeds N] [--wall-loss DB] [--model-loss DB] [--temper T] [--particles N]`: the simulated
+/// office (`SimulatedOffice`) walked with N seeds, replayed without walls, with the wall-bound particles
+/// (`usesWalls`), with walls in the measurement model (`wallLossDB`, by default the simulated loss: the venue's
+/// true model known) and with both. Prints, pooled over the seeds: median and p90 error, coverage of the 68% radius, the
 /// share of fixes in the room the walker is in (rooms by `RoomMap`, points on a wall line left out), the share of
 /// fixes outside the walkable area, and how often two consecutive fixes cross a wall away from every door.
 enum WallsBenchmark {
     static func run(_ arguments: [String]) throws {
-        var seeds = 10, wallLoss = 5.0, temper: Double?, particles: Int?
+        var seeds = 10, wallLoss = 5.0, modelLoss: Double?, temper: Double?, particles: Int?
         var i = 0
         while i < arguments.count {
             guard i + 1 < arguments.count, let v = Double(arguments[i + 1]) else {
@@ -18,6 +19,7 @@ enum WallsBenchmark {
             switch arguments[i] {
             case "--seeds": seeds = Int(v)
             case "--wall-loss": wallLoss = v
+            case "--model-loss": modelLoss = v
             case "--temper": temper = v
             case "--particles": particles = Int(v)
             default: throw BenchError("unknown option \(arguments[i])")
@@ -31,11 +33,15 @@ enum WallsBenchmark {
         let track = SimulatedOffice.walk()
         print(String(format: "simulated office: %d seeds, %.0f dB per wall, walk of %.0f s", seeds, wallLoss,
                      track.endTime - track.startTime))
-        print("walls  median    p90  cov68  in the right room  outside walls  wall crossings")
-        for usesWalls in [false, true] {
+        let loss = modelLoss ?? wallLoss
+        print(String(format: "walls in the model at %.1f dB per wall", loss))
+        print("walls      median    p90  cov68  in the right room  outside walls  wall crossings")
+        for (name, usesWalls, modelWalls) in [("off", false, false), ("particles", true, false),
+                                               ("model", false, true), ("both", true, true)] {
             var configuration = EngineConfiguration.moving
             configuration.targetHeightMeters = 1.2
             configuration.usesWalls = usesWalls
+            configuration.wallLossDB = modelWalls ? loss : 0
             if let temper { configuration.wallLikelihoodTemper = temper }
             if let particles { configuration.wallParticles = particles }
             var errors: [Double] = []
@@ -63,7 +69,7 @@ enum WallsBenchmark {
                 where walls.blocks(fromX: a.x, fromY: a.y, toX: b.x, toY: b.y, floor: 0) { crossings += 1 }
             }
             errors.sort()
-            print(String(format: "%-5@ %7.2f %6.2f  %5.3f  %17.3f  %13.3f  %14d", usesWalls ? "on" : "off",
+            print(String(format: "%@ %7.2f %6.2f  %5.3f  %17.3f  %13.3f  %14d", name.padding(toLength: 9, withPad: " ", startingAt: 0),
                          Percentile.of(sorted: errors, 50) ?? .nan, Percentile.of(sorted: errors, 90) ?? .nan,
                          Double(covered) / Double(max(errors.count, 1)), Double(inRoom) / Double(max(roomScored, 1)),
                          Double(outside) / Double(max(fixes, 1)), crossings))

@@ -307,6 +307,10 @@ struct TargetTracker {
                                     model: model, rssiDBm: value, sigmaDB: sigma)
             m.nearFieldMeters = c.nearFieldMeters
             m.field = field
+            if let walls = context.measurementWalls {
+                m.walls = walls
+                m.floor = floorEstimator.floor ?? anchor.floor
+            }
             out.append(m)
             votes.append((anchor.floor, value))
         }

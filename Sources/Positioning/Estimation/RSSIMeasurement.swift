@@ -21,6 +21,11 @@ public struct RSSIMeasurement: Sendable, Hashable {
     /// The anchor's place-dependent bias (`ResidualField`), nil for the plain model: the measurement function
     /// becomes `h(p) + b̂(p)` and its variance `σ² + v(p)`, `v` the field's own uncertainty at p.
     public var field: ResidualField.Layer?
+    /// The walls between anchor and target with their loss (`EngineConfiguration.wallLossDB`), nil for a model
+    /// without walls: the measurement function becomes `h(p) − L · walls(anchor, p)`, on the floor `floor`.
+    public var walls: WallAttenuation?
+    /// The floor the walls are counted on (the target's).
+    public var floor: Int = 0
 
     /// Creates a measurement.
     public init(anchorX: Double, anchorY: Double, heightDifferenceMeters: Double = 0, model: PathLossModel,
@@ -42,9 +47,16 @@ public struct RSSIMeasurement: Sendable, Hashable {
         return max((dx * dx + dy * dy + dz * dz).squareRoot(), nearFieldMeters)
     }
 
+    /// The walls' loss between the anchor and a position, dB (0 without walls).
+    @inline(__always)
+    func wallLossDB(x: Double, y: Double) -> Double {
+        guard let walls else { return 0 }
+        return walls.lossDB(fromX: anchorX, fromY: anchorY, toX: x, toY: y, floor: floor)
+    }
+
     /// The model's RSSI at a position, h(p), dBm.
     public func predictedRSSIDBm(x: Double, y: Double) -> Double {
-        let h = model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y))
+        let h = model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y)) - wallLossDB(x: x, y: y)
         guard let field else { return h }
         return h + field.evaluate(x: x, y: y).biasDB
     }
@@ -52,7 +64,7 @@ public struct RSSIMeasurement: Sendable, Hashable {
     /// The residual `z − h(p)` (field included) and the measurement's sigma at p (`sigmaDB`, widened by the
     /// field's variance there), dB.
     public func residual(x: Double, y: Double) -> (residualDB: Double, sigmaDB: Double) {
-        let h = model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y))
+        let h = model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y)) - wallLossDB(x: x, y: y)
         guard let field else { return (rssiDBm - h, sigmaDB) }
         let f = field.evaluate(x: x, y: y)
         return (rssiDBm - h - f.biasDB, (sigmaDB * sigmaDB + f.variance).squareRoot())
@@ -66,7 +78,7 @@ public struct RSSIMeasurement: Sendable, Hashable {
         let d2raw = dx * dx + dy * dy + dz * dz
         let dmin = nearFieldMeters
         let d2 = max(d2raw, dmin * dmin)
-        let h = model.measuredPowerDBm - 5 * model.pathLossExponent * log10(d2)
+        let h = model.measuredPowerDBm - 5 * model.pathLossExponent * log10(d2) - wallLossDB(x: x, y: y)
         guard let field else {
             let r = (rssiDBm - h) / sigmaDB
             // Inside the near-field clamp the model is flat: no gradient.
@@ -79,4 +91,28 @@ public struct RSSIMeasurement: Sendable, Hashable {
         let c = d2raw < dmin * dmin ? 0 : -10 * model.pathLossExponent / (M_LN10 * d2)
         return ((rssiDBm - h - f.biasDB) / s, (c * dx + f.gx) / s, (c * dy + f.gy) / s)
     }
+}
+
+/// Walls in the measurement model: a venue's `WallMap` with a loss per wall crossed. A class, so that every
+/// measurement of a tick shares one map; measurements compare equal when they share it.
+public final class WallAttenuation: Sendable, Hashable {
+    /// The walls.
+    public let map: WallMap
+    /// Loss per wall, dB.
+    public let lossDB: Double
+
+    /// Walls of `map` at `lossDB` each.
+    public init(map: WallMap, lossDB: Double) {
+        self.map = map
+        self.lossDB = lossDB
+    }
+
+    /// The loss of the walls the straight line between two points crosses away from openings, dB.
+    public func lossDB(fromX x0: Double, fromY y0: Double, toX x1: Double, toY y1: Double, floor: Int) -> Double {
+        lossDB * Double(map.wallsCrossed(fromX: x0, fromY: y0, toX: x1, toY: y1, floor: floor))
+    }
+
+    public static func == (a: WallAttenuation, b: WallAttenuation) -> Bool { a === b }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
