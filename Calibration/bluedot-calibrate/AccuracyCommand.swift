@@ -53,6 +53,9 @@ struct AccuracyCommand: ParsableCommand {
     @Option(help: "Walls in the measurement model: dB lost per wall between anchor and target (with --rooms).")
     var wallLoss: Double?
 
+    @Flag(help: "Fit a loss per wall with the models on each fold's survey (with --rooms; the venue's walls in the measurement model).")
+    var fitWalls = false
+
     @Option(help: "With --walls: particles per target.")
     var wallParticles: Int?
 
@@ -75,6 +78,7 @@ struct AccuracyCommand: ParsableCommand {
         }
         let check = AccuracyCheck()
         check.roomsFiles = roomsFiles
+        check.calibrator.fitsWallLoss = fitWalls
         check.scoresDirectory = scores
         let (walls, particles, temper, wallLoss) = (walls, wallParticles, wallTemper, wallLoss)
         check.overrides = { c in

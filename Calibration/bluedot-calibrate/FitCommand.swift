@@ -46,6 +46,9 @@ struct FitCommand: ParsableCommand {
         """)
     var mode: RadiusCalibration.Mode = .moving
 
+    @Flag(help: "Also fit a loss per wall between anchor and target (a venue with rooms and openings), written as the venue's wallLoss.")
+    var fitWalls = false
+
     @Flag(inversion: .prefixedNo, help: "Calibrate the accuracy radius on held-out replays of the survey.")
     var radiusCalibration = true
 
@@ -67,6 +70,7 @@ struct FitCommand: ParsableCommand {
         var fitter = SurveyFitter()
         fitter.calibrator.shrinkageSamples = shrinkage
         fitter.thresholds.minimumSamples = minimumSamples
+        fitter.calibrator.fitsWallLoss = fitWalls
         var (calibrated, fit) = fitter.fit(samples, venue: site)
         print(fit.text, terminator: "")
         if radiusCalibration {

@@ -74,6 +74,7 @@ import Testing
             (venue(Self.a0, "\"origin\": {\"lat\": 95, \"lon\": 0}"),
              "site.venue.json: origin.lat: expected a number from -90.0 to 90.0, got 95.0"),
             (venue(Self.a0, "\"origin\": {\"lat\": 52}"), "site.venue.json: origin.lon: missing"),
+            (venue(Self.a0, "\"wallLoss\": 45"), "site.venue.json: wallLoss: expected a number from 0.0 to 30.0, got 45.0"),
             ("{\"name\": \"Site\"}", "site.venue.json: anchors: missing"),
             ("{\"anchors\": {}}", "site.venue.json: anchors: expected an array, got an object"),
             ("[1, 2]", "site.venue.json: (top level): expected an object, got an array"),
@@ -215,6 +216,12 @@ import Testing
         let back = try VenueLoader.parse(Array(text.utf8), file: "wut-flat.venue.json")
         #expect(back == venue)
         #expect(VenueWriter.json(back) == text)
+        // A fitted wall loss is the last key and survives the trip.
+        var walled = venue
+        walled.wallLossDB = 2.6884388233616403
+        let walledText = VenueWriter.json(walled)
+        #expect(walledText.hasSuffix(",\n  \"wallLoss\": 2.6884388233616403\n}\n"))
+        #expect(try VenueLoader.parse(Array(walledText.utf8), file: "wut-flat.venue.json") == walled)
     }
 
     @Test func writerLayoutIsGolden() {

@@ -149,4 +149,44 @@ import Testing
         #expect(replay(walk.observations, venue: plain, configuration: on)
                 == replay(walk.observations, venue: plain, configuration: off))
     }
+
+    /// The calibrator fits the loss per wall with the models: on a survey of the simulated office with 5 dB walls it
+    /// finds about 5 dB and the site's true model; without walls in the survey about 0; a venue without rooms gets
+    /// none; and the calibrated venue carries it to the engine.
+    @Test func theCalibratorFitsTheWallLossWithTheModels() throws {
+        func survey(wallLossDB: Double) -> [CalibrationSample] {
+            var rng = SplitMix64(seed: 21)
+            let packets = Simulator(venue: office, configuration: SimulatedOffice.configuration(wallLossDB: wallLossDB))
+                .simulate(tracks: [SimulatedOffice.walk()], using: &rng)
+            return packets.map {
+                CalibrationSample(anchor: $0.observation.anchor, rssiDBm: $0.observation.rssiDBm, x: $0.truth.x,
+                                  y: $0.truth.y, z: $0.truth.z ?? 1.2)
+            }
+        }
+        var calibrator = PathLossCalibrator()
+        calibrator.fitsWallLoss = true
+        let five = calibrator.fit(survey(wallLossDB: 5), venue: office)
+        let loss = try #require(five.wallLossDB)
+        #expect(abs(loss - 5) < 1, "fitted \(loss) dB per wall")
+        #expect(abs(five.site.model.pathLossExponent - office.model.pathLossExponent) < 0.3)
+        let none = try #require(calibrator.fit(survey(wallLossDB: 0), venue: office).wallLossDB)
+        #expect(none < 0.7, "fitted \(none) dB per wall where there is none")
+        #expect(calibrator.fit(survey(wallLossDB: 5), venue: testVenue()).wallLossDB == nil)
+        #expect(PathLossCalibrator().fit(survey(wallLossDB: 5), venue: office).wallLossDB == nil)
+        let calibrated = five.applied(to: office)
+        #expect(calibrated.wallLossDB == loss)
+        // The engine takes the venue's loss unless its configuration sets one.
+        var rng = SplitMix64(seed: 4)
+        let packets = Simulator(venue: office, configuration: SimulatedOffice.configuration(wallLossDB: 5))
+            .simulate(tracks: [SimulatedOffice.walk()], using: &rng)
+        var c = EngineConfiguration.moving
+        c.targetHeightMeters = 1.2
+        var explicit = c
+        explicit.wallLossDB = loss
+        var withoutLoss = calibrated
+        withoutLoss.wallLossDB = nil
+        let observations = packets.prefix(1500).map(\.observation)
+        #expect(replay(observations, venue: calibrated, configuration: c)
+                == replay(observations, venue: withoutLoss, configuration: explicit))
+    }
 }

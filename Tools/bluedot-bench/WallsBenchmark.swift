@@ -5,7 +5,8 @@ import Positioning
 /// `bluedot-bench walls [--seeds N] [--wall-loss DB] [--model-loss DB] [--temper T] [--particles N]`: the simulated
 /// office (`SimulatedOffice`) walked with N seeds, replayed without walls, with the wall-bound particles
 /// (`usesWalls`), with walls in the measurement model (`wallLossDB`, by default the simulated loss: the venue's
-/// true model known) and with both. Prints, pooled over the seeds: median and p90 error, coverage of the 68% radius, the
+/// true model known) and with both; then with the models fitted on a survey of the walk, without and with a
+/// fitted loss per wall (`PathLossCalibrator.fitsWallLoss`). Prints, pooled over the seeds: median and p90 error, coverage of the 68% radius, the
 /// share of fixes in the room the walker is in (rooms by `RoomMap`, points on a wall line left out), the share of
 /// fixes outside the walkable area, and how often two consecutive fixes cross a wall away from every door.
 enum WallsBenchmark {
@@ -36,12 +37,30 @@ enum WallsBenchmark {
         let loss = modelLoss ?? wallLoss
         print(String(format: "walls in the model at %.1f dB per wall", loss))
         print("walls      median    p90  cov68  in the right room  outside walls  wall crossings")
-        for (name, usesWalls, modelWalls) in [("off", false, false), ("particles", true, false),
-                                               ("model", false, true), ("both", true, true)] {
+        // A survey of the same walk (seeds of its own) fits the models, and for "fitted" the loss per wall too,
+        // as `bluedot-calibrate fit [--fit-walls]` would on a real site.
+        var survey: [CalibrationSample] = []
+        for seed in 1001...1003 {
+            var rng = SplitMix64(seed: UInt64(seed))
+            survey += simulator.simulate(tracks: [track], using: &rng).map {
+                CalibrationSample(anchor: $0.observation.anchor, rssiDBm: $0.observation.rssiDBm, x: $0.truth.x,
+                                  y: $0.truth.y, z: $0.truth.z ?? 1.2)
+            }
+        }
+        var calibrator = PathLossCalibrator()
+        let surveyed = calibrator.fit(survey, venue: venue).applied(to: venue)
+        calibrator.fitsWallLoss = true
+        let fitted = calibrator.fit(survey, venue: venue).applied(to: venue)
+        print(String(format: "fitted on a survey: %.2f dB per wall", fitted.wallLossDB ?? .nan))
+        for (name, usesWalls, modelWalls, site) in [("off", false, false, venue), ("particles", true, false, venue),
+                                                     ("model", false, true, venue), ("both", true, true, venue),
+                                                     ("surveyed", false, false, surveyed),
+                                                     ("fitted", false, false, fitted)] {
             var configuration = EngineConfiguration.moving
             configuration.targetHeightMeters = 1.2
             configuration.usesWalls = usesWalls
-            configuration.wallLossDB = modelWalls ? loss : 0
+            // "surveyed" and "fitted" take the venue's own (nil: its fitted loss, when it has one).
+            configuration.wallLossDB = site.wallLossDB != nil ? nil : modelWalls ? loss : 0
             if let temper { configuration.wallLikelihoodTemper = temper }
             if let particles { configuration.wallParticles = particles }
             var errors: [Double] = []
@@ -49,7 +68,7 @@ enum WallsBenchmark {
             for seed in 1...seeds {
                 var rng = SplitMix64(seed: UInt64(seed))
                 let packets = simulator.simulate(tracks: [track], using: &rng)
-                var engine = PositioningEngine(venue: venue, configuration: configuration)
+                var engine = PositioningEngine(venue: site, configuration: configuration)
                 var out: [LocationFix] = []
                 for p in packets { engine.ingest(p.observation, into: &out) }
                 engine.finish(into: &out)

@@ -18,6 +18,8 @@ public final class AccuracyCheck {
     private var runs: [String: HeldOutCalibration] = [:]
     /// Changes to both modes' engine configuration (e.g. `usesWalls`), applied before calibration.
     public var overrides: @Sendable (inout EngineConfiguration) -> Void = { _ in }
+    /// The path-loss calibrator each fold is fitted with (`--fit-walls` sets its `fitsWallLoss`).
+    public var calibrator = PathLossCalibrator()
     /// When set, each held-out run's scored fixes are written here as `<set>.scores.csv` (fold, fix x and y,
     /// true x and y, anchors, error, radius) for analysis (`Tools/analysis/local_radius.py`).
     public var scoresDirectory: String?
@@ -66,7 +68,8 @@ public final class AccuracyCheck {
         let surveys = try SurveyCalibration.readSurveys(set.calibration, knownAnchors: Set(venue.anchors.map(\.id)))
         var configuration = mode == .static ? EngineConfiguration.stationary : .moving
         overrides(&configuration)
-        let run = try HeldOutCalibration(venue: venue, surveys: surveys.files, mode: mode, configuration: configuration)
+        let run = try HeldOutCalibration(venue: venue, surveys: surveys.files, mode: mode, configuration: configuration,
+                                         calibrator: calibrator)
         runs[key] = run
         if let scoresDirectory {
             var text = "fold,x,y,truthX,truthY,anchors,error,radius\n"

@@ -27,6 +27,8 @@ public struct FitReport: Sendable, Hashable, Codable {
     public var thresholds: SurveyFitter.Thresholds
     /// The accuracy radius calibrated on held-out replays of the survey, when it was (`bluedot-calibrate fit`).
     public var radius: HeldOutCalibration.Summary?
+    /// The loss per wall fitted with the models (`fit --fit-walls` on a venue with rooms), dB.
+    public var wallLoss: Double?
 
     /// The anchors that carry a flag.
     public var flagged: [AnchorDiagnosis] { anchors.filter { !$0.flags.isEmpty } }
@@ -54,6 +56,7 @@ public struct FitReport: Sendable, Hashable, Codable {
         for a in anchors {
             for reason in a.reasons { lines.append("\(a.id): \(reason)") }
         }
+        if let wallLoss { lines.append(String(format: "walls: %.2f dB per wall between anchor and target", wallLoss)) }
         if unknownAnchorSamples > 0 { lines.append("\(unknownAnchorSamples) samples of anchors not in the venue skipped") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -69,11 +69,12 @@ public struct SurveyFitter: Sendable {
             diagnose(&d, anchor: anchor, samples: own, site: result.site, venue: venue, search: search)
             diagnoses.append(d)
         }
-        let report = FitReport(
+        var report = FitReport(
             site: FitReport.Site(measuredPower: site.measuredPowerDBm, pathLossExponent: site.pathLossExponent,
                                  residualSigma: site.shadowingSigmaDB, samples: result.site.samples),
             anchors: diagnoses, targetHeight: result.targetHeightMeters,
             unknownAnchorSamples: result.unknownAnchorSamples, thresholds: thresholds)
+        report.wallLoss = result.wallLossDB
         var calibrated = result.applied(to: venue)
         calibrated.radius = RadiusCalibrations() // measured with the old models; `HeldOutCalibration` makes a new one
         return (calibrated, report)

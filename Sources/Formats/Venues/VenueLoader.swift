@@ -58,6 +58,7 @@ public enum VenueLoader {
                           floors: floors, bounds: area, rooms: try rooms(try root.optional("rooms"), floors: floors),
                           openings: try openings(try root.optional("openings"), floors: floors))
         venue.radius = try radius(try root.optional("radius"))
+        venue.wallLossDB = try root.optional("wallLoss").map { (c) throws(VenueError) in try c.number(in: 0...30) }
         return venue
     }
 

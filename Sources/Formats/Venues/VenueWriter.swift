@@ -4,7 +4,7 @@ import Positioning
 /// Writes a venue as JSON that `VenueLoader` reads back to an equal venue (e.g. to save a calibrated venue).
 ///
 /// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds, rooms, openings,
-/// radius; one
+/// radius, wallLoss (only when fitted); one
 /// anchor, floor, room and opening per line; keys within them in a fixed order (anchors: id, x, y, z, floor,
 /// measuredPower, pathLossExponent, shadowingSigma, the last three only when the anchor overrides them; rooms: id,
 /// name, floor, polygon, holes, name and holes only when present; openings: id, floor, category, line, category
@@ -31,6 +31,7 @@ public enum VenueWriter {
         if !venue.rooms.isEmpty { members.append("\"rooms\": " + list(venue.rooms.map(room))) }
         if !venue.openings.isEmpty { members.append("\"openings\": " + list(venue.openings.map(opening))) }
         if !venue.radius.isEmpty { members.append("\"radius\": " + radius(venue.radius)) }
+        if let loss = venue.wallLossDB { members.append("\"wallLoss\": \(num(loss))") }
         return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
     }
 

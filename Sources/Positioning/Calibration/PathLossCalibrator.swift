@@ -24,6 +24,12 @@ public struct PathLossCalibrator: Sendable {
     /// which the log-distance law is not assumed to hold (Rappaport §4.9); the engine's `nearFieldMeters` is
     /// the same.
     public var minimumDistanceMeters: Double = 1
+    /// Whether a venue with rooms also gets a loss per wall (`Venue.wallLossDB`): one loss for the site, fitted
+    /// jointly with a line per anchor on the walls each sample's line to its anchor crosses (`WallMap`); the
+    /// models are then fitted as without walls on the RSSI with the walls' loss given back.
+    public var fitsWallLoss = false
+    /// Physical range of the loss per wall, dB.
+    public var wallLossRange: ClosedRange<Double> = 0...20
 
     /// Creates a calibrator with the documented defaults.
     public init() {}
@@ -38,6 +44,8 @@ public struct PathLossCalibrator: Sendable {
         public var targetHeightMeters: Double?
         /// Samples skipped because their anchor is not in the venue.
         public var unknownAnchorSamples: Int
+        /// The loss per wall, dB, when it was fitted (`fitsWallLoss` and a venue with rooms).
+        public var wallLossDB: Double?
 
         /// The venue with the site model replaced and each fitted anchor carrying its own model.
         public func applied(to venue: Venue) -> Venue {
@@ -49,6 +57,8 @@ public struct PathLossCalibrator: Sendable {
                 v.anchors[i].pathLossExponent = fit.model.pathLossExponent
                 v.anchors[i].shadowingSigmaDB = fit.model.shadowingSigmaDB
             }
+            // A loss belongs to the models it was fitted with: new models without one drop the old.
+            v.wallLossDB = wallLossDB
             return v
         }
     }
@@ -57,14 +67,17 @@ public struct PathLossCalibrator: Sendable {
     public func fit(_ samples: [CalibrationSample], venue: Venue) -> Result {
         var index: [String: Anchor] = [:]
         for a in venue.anchors { index[a.id] = a }
-        var perAnchor: [String: [(L: Double, y: Double)]] = [:]
-        var pooled: [(L: Double, y: Double)] = []
+        let walls = fitsWallLoss ? WallMap(venue: venue) : nil
+        // Each row: L = 10 log10(d), the RSSI, and the walls between the sample and its anchor.
+        var perAnchor: [String: [(L: Double, y: Double, k: Double)]] = [:]
+        var pooled: [(L: Double, y: Double, k: Double)] = []
         var unknown = 0
         for s in samples {
             guard let a = index[s.anchor] else { unknown += 1; continue }
             let dx = s.x - a.x, dy = s.y - a.y, dz = s.z - a.z
             let d = max((dx * dx + dy * dy + dz * dz).squareRoot(), minimumDistanceMeters)
-            let row = (L: 10 * log10(d), y: s.rssiDBm)
+            let k = walls.map { Double($0.wallsCrossed(fromX: a.x, fromY: a.y, toX: s.x, toY: s.y, floor: a.floor)) }
+            let row = (L: 10 * log10(d), y: s.rssiDBm, k: k ?? 0)
             perAnchor[s.anchor, default: []].append(row)
             pooled.append(row)
         }
@@ -74,14 +87,49 @@ public struct PathLossCalibrator: Sendable {
             return Result(site: PathLossFit(model: venue.model, samples: 0, clamped: false), anchors: [:],
                           targetHeightMeters: height, unknownAnchorSamples: unknown)
         }
-        let site = robustFit(pooled, prior: nil)
-        var fits: [String: PathLossFit] = [:]
-        for (id, rows) in perAnchor {
+        // The models see the RSSI with the walls' loss given back: y + loss · k = P₀ − n L.
+        func models(loss: Double) -> (site: PathLossFit, anchors: [String: PathLossFit]) {
+            let all = pooled.map { (L: $0.L, y: $0.y + loss * $0.k) }
+            let site = robustFit(all, prior: nil)
             // The site's average information per sample, scaled to the prior's weight.
-            let prior = (fit: site, information: averageInformation(pooled).map { $0 * shrinkageSamples })
-            fits[id] = robustFit(rows, prior: prior)
+            let prior = (fit: site, information: averageInformation(all).map { $0 * shrinkageSamples })
+            var fits: [String: PathLossFit] = [:]
+            for (id, rows) in perAnchor {
+                fits[id] = robustFit(rows.map { (L: $0.L, y: $0.y + loss * $0.k) }, prior: prior)
+            }
+            return (site, fits)
         }
-        return Result(site: site, anchors: fits, targetHeightMeters: height, unknownAnchorSamples: unknown)
+        let loss = walls == nil ? 0 : wallLoss(perAnchor)
+        let fitted = models(loss: loss)
+        return Result(site: fitted.site, anchors: fitted.anchors, targetHeightMeters: height,
+                      unknownAnchorSamples: unknown, wallLossDB: walls == nil ? nil : loss)
+    }
+
+    /// The loss per wall of the joint least-squares fit of `y = P₀ₐ − nₐ L − loss · k` (a line per anchor, one loss):
+    /// by Frisch-Waugh-Lovell, the slope of y on k after both are cleared of each anchor's line, negated and kept
+    /// in `wallLossRange`. Walls counted along the same lines as distance are told apart from it only this way (fitting
+    /// the lines and the loss by turns creeps towards the joint fit and stops short of it).
+    private func wallLoss(_ perAnchor: [String: [(L: Double, y: Double, k: Double)]]) -> Double {
+        var ky = 0.0, kk = 0.0
+        for rows in perAnchor.values where rows.count >= 3 {
+            let n = Double(rows.count)
+            let mL = rows.reduce(0) { $0 + $1.L } / n, mY = rows.reduce(0) { $0 + $1.y } / n
+            let mK = rows.reduce(0) { $0 + $1.k } / n
+            var lL = 0.0, lY = 0.0, lK = 0.0
+            for r in rows {
+                lL += (r.L - mL) * (r.L - mL)
+                lY += (r.L - mL) * (r.y - mY)
+                lK += (r.L - mL) * (r.k - mK)
+            }
+            let bY = lL > 0 ? lY / lL : 0, bK = lL > 0 ? lK / lL : 0
+            for r in rows {
+                let kr = (r.k - mK) - bK * (r.L - mL), yr = (r.y - mY) - bY * (r.L - mL)
+                ky += kr * yr
+                kk += kr * kr
+            }
+        }
+        guard kk > 1e-9 else { return 0 }
+        return min(max(-ky / kk, wallLossRange.lowerBound), wallLossRange.upperBound)
     }
 
     /// [Σ1, ΣL, ΣL²] / N of a design (the per-sample information of the line's normal equations).

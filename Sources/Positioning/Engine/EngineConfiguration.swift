@@ -114,10 +114,11 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var usesWalls: Bool = false
     /// Loss per wall in the measurement model, dB: with rooms in the venue, the RSSI expected from an anchor at a
     /// position is the path-loss model's less this for every wall (`WallMap`: room edges away from openings) the
-    /// straight line from the anchor to the position crosses. 0, the default, leaves walls out of the model. The
-    /// count is constant between walls, so it adds no gradient: the solvers move by distance and the count follows
-    /// their estimate at each step.
-    public var wallLossDB: Double = 0
+    /// straight line from the anchor to the position crosses. nil, the default, takes the venue's fitted loss
+    /// (`Venue.wallLossDB`), which only a survey fit with walls writes; without one, and at 0, the model knows no
+    /// walls. The count is constant between walls, so it adds no gradient: the solvers move by distance and the
+    /// count follows their estimate at each step.
+    public var wallLossDB: Double?
     /// Particles per target for `usesWalls`.
     public var wallParticles: Int = 300
     /// Factor on the log-likelihood of the filter's position for the particles, in (0, 1]: the filter's posterior

@@ -17,8 +17,8 @@ struct EngineContext: Sendable {
     let radiusCalibration: RadiusCalibration?
     /// The venue's walls, when it has rooms and the configuration uses them (`EngineConfiguration.usesWalls`).
     let walls: WallMap?
-    /// The walls with their loss for the measurement model, when `EngineConfiguration.wallLossDB` is above 0 and
-    /// the venue has rooms.
+    /// The walls with their loss for the measurement model, when `EngineConfiguration.wallLossDB` (or else the
+    /// venue's fitted loss) is above 0 and the venue has rooms.
     let measurementWalls: WallAttenuation?
 
     init(venue: Venue, configuration: EngineConfiguration) {
@@ -43,7 +43,8 @@ struct EngineContext: Sendable {
         rooms = RoomMap(rooms: venue.rooms)
         radiusCalibration = configuration.usesRadiusCalibration ? venue.radius[configuration.radiusMode] : nil
         walls = configuration.usesWalls ? WallMap(venue: venue) : nil
-        measurementWalls = configuration.wallLossDB > 0
-            ? (walls ?? WallMap(venue: venue)).map { WallAttenuation(map: $0, lossDB: configuration.wallLossDB) } : nil
+        let wallLoss = configuration.wallLossDB ?? venue.wallLossDB ?? 0
+        measurementWalls = wallLoss > 0
+            ? (walls ?? WallMap(venue: venue)).map { WallAttenuation(map: $0, lossDB: wallLoss) } : nil
     }
 }
