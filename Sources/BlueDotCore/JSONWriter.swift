@@ -53,9 +53,20 @@ public struct JSONWriter: ~Copyable {
     public mutating func digits(_ value: UInt64, width: Int = 1) {
         let n = max(Self.decimalDigitCount(value), width)
         guard room(n) else { return }
-        // Two digits at a time from the end, out of the table of the pairs "00" ... "99".
-        let pairs = Self.digitPairs.utf8Start
-        var p = base + count + n
+        var p = Self.writeDigits(value, before: base + count + n)
+        while p > base + count {
+            p -= 1
+            p[0] = UInt8(ascii: "0")
+        }
+        count &+= n
+    }
+
+    /// Writes the decimal digits of `value` (at least one) to end just before `end`, two at a time from the end
+    /// out of the table of the pairs "00" ... "99"; returns where they start.
+    @inlinable @inline(__always)
+    static func writeDigits(_ value: UInt64, before end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let pairs = digitPairs.utf8Start
+        var p = end
         var v = value
         while v >= 100 {
             let pair = Int(truncatingIfNeeded: v % 100) &* 2
@@ -73,11 +84,7 @@ public struct JSONWriter: ~Copyable {
             p -= 1
             p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
         }
-        while p > base + count {
-            p -= 1
-            p[0] = UInt8(ascii: "0")
-        }
-        count &+= n
+        return p
     }
 
     /// How many decimal digits `value` has (1 for 0). Four digits at a time, then comparisons: branches that are
@@ -164,22 +171,7 @@ public struct JSONWriter: ~Copyable {
             p -= 1
             p[0] = UInt8(ascii: ".")
         }
-        while v >= 100 {
-            let pair = Int(truncatingIfNeeded: v % 100) &* 2
-            v /= 100
-            p -= 2
-            p[0] = pairs[pair]
-            p[1] = pairs[pair &+ 1]
-        }
-        if v >= 10 {
-            let pair = Int(truncatingIfNeeded: v) &* 2
-            p -= 2
-            p[0] = pairs[pair]
-            p[1] = pairs[pair &+ 1]
-        } else {
-            p -= 1
-            p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
-        }
+        p = Self.writeDigits(v, before: p)
         if negative {
             p -= 1
             p[0] = UInt8(ascii: "-")
