@@ -53,7 +53,10 @@ struct AccuracyCommand: ParsableCommand {
     @Option(help: "Walls in the measurement model: dB lost per wall between anchor and target (with --rooms).")
     var wallLoss: Double?
 
-    @Flag(help: "Fit a loss per wall with the models on each fold's survey (with --rooms; the venue's walls in the measurement model).")
+    @Flag(help: """
+        Fit a loss per wall with the models on each fold's survey (with --rooms): the venue's walls in the \
+        measurement model.
+        """)
     var fitWalls = false
 
     @Option(help: "With --walls: particles per target.")

@@ -46,7 +46,10 @@ struct FitCommand: ParsableCommand {
         """)
     var mode: RadiusCalibration.Mode = .moving
 
-    @Flag(help: "Also fit a loss per wall between anchor and target (a venue with rooms and openings), written as the venue's wallLoss.")
+    @Flag(help: """
+        Also fit a loss per wall between anchor and target (a venue with rooms and openings), written as the \
+        venue's wallLoss.
+        """)
     var fitWalls = false
 
     @Flag(inversion: .prefixedNo, help: "Calibrate the accuracy radius on held-out replays of the survey.")

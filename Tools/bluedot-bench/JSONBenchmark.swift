@@ -47,7 +47,8 @@ enum JSONBenchmark {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
         /// Appends an item's text, as an output buffer does: flushed (here cleared) at 64 KiB.
-        func measure(_ name: String, count: Int, bytesEach: (() -> Double)? = nil, _ body: (Int, inout [UInt8]) -> Void) {
+        func measure(_ name: String, count: Int, bytesEach: (() -> Double)? = nil,
+                     _ body: (Int, inout [UInt8]) -> Void) {
             var best = Double.infinity
             var bytes = 0
             for _ in 0..<o.rounds {

@@ -6,9 +6,10 @@ import Positioning
 /// office (`SimulatedOffice`) walked with N seeds, replayed without walls, with the wall-bound particles
 /// (`usesWalls`), with walls in the measurement model (`wallLossDB`, by default the simulated loss: the venue's
 /// true model known) and with both; then with the models fitted on a survey of the walk, without and with a
-/// fitted loss per wall (`PathLossCalibrator.fitsWallLoss`). Prints, pooled over the seeds: median and p90 error, coverage of the 68% radius, the
-/// share of fixes in the room the walker is in (rooms by `RoomMap`, points on a wall line left out), the share of
-/// fixes outside the walkable area, and how often two consecutive fixes cross a wall away from every door.
+/// fitted loss per wall (`PathLossCalibrator.fitsWallLoss`). Prints, pooled over the seeds: median and p90 error,
+/// coverage of the 68% radius, the share of fixes in the room the walker is in (rooms by `RoomMap`, points on a
+/// wall line left out), the share of fixes outside the walkable area, and how often two consecutive fixes cross a
+/// wall away from every door.
 enum WallsBenchmark {
     static func run(_ arguments: [String]) throws {
         var seeds = 10, wallLoss = 5.0, modelLoss: Double?, temper: Double?, particles: Int?
@@ -88,7 +89,8 @@ enum WallsBenchmark {
                 where walls.blocks(fromX: a.x, fromY: a.y, toX: b.x, toY: b.y, floor: 0) { crossings += 1 }
             }
             errors.sort()
-            print(String(format: "%@ %7.2f %6.2f  %5.3f  %17.3f  %13.3f  %14d", name.padding(toLength: 9, withPad: " ", startingAt: 0),
+            print(String(format: "%@ %7.2f %6.2f  %5.3f  %17.3f  %13.3f  %14d",
+                         name.padding(toLength: 9, withPad: " ", startingAt: 0),
                          Percentile.of(sorted: errors, 50) ?? .nan, Percentile.of(sorted: errors, 90) ?? .nan,
                          Double(covered) / Double(max(errors.count, 1)), Double(inRoom) / Double(max(roomScored, 1)),
                          Double(outside) / Double(max(fixes, 1)), crossings))

@@ -45,7 +45,7 @@ default:
     print("usage: bluedot-bench positioning [--observations N] [--targets N] [--anchors N]")
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
     print("       bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S]")
-    print("       bluedot-bench walls [--seeds N] [--wall-loss DB] [--temper T] [--particles N]")
+    print("       bluedot-bench walls [--seeds N] [--wall-loss DB] [--model-loss DB] [--temper T] [--particles N]")
     print("       bluedot-bench history [--tags N] [--rate HZ] [--seconds S] [--fixes N] [--path FILE]")
     print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")
     print("       bluedot-bench json [--items N] [--rounds N] [--binary PATH] [--reports N]")

@@ -105,10 +105,10 @@ public struct PathLossCalibrator: Sendable {
                       unknownAnchorSamples: unknown, wallLossDB: walls == nil ? nil : loss)
     }
 
-    /// The loss per wall of the joint least-squares fit of `y = P₀ₐ − nₐ L − loss · k` (a line per anchor, one loss):
-    /// by Frisch-Waugh-Lovell, the slope of y on k after both are cleared of each anchor's line, negated and kept
-    /// in `wallLossRange`. Walls counted along the same lines as distance are told apart from it only this way (fitting
-    /// the lines and the loss by turns creeps towards the joint fit and stops short of it).
+    /// The loss per wall of the joint least-squares fit of `y = P₀ₐ − nₐ L − loss · k` (a line per anchor, one
+    /// loss): by Frisch-Waugh-Lovell, the slope of y on k after both are cleared of each anchor's line, negated and
+    /// kept in `wallLossRange`. Walls, counted along the same lines as distance, are told apart from it only this
+    /// way (fitting the lines and the loss by turns creeps towards the joint fit and stops short of it).
     private func wallLoss(_ perAnchor: [String: [(L: Double, y: Double, k: Double)]]) -> Double {
         var ky = 0.0, kk = 0.0
         for rows in perAnchor.values where rows.count >= 3 {
