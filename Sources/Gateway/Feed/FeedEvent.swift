@@ -116,7 +116,7 @@ public enum FeedEvent: Sendable, Hashable {
         JSONText.append(to: &out, estimatedBytes: Self.frameBytesEstimate) { writeFrame(id: id, to: &$0) }
     }
 
-    /// Writes the SSE frame: what the feed's connections send (`FeedFrames`).
+    /// Writes the SSE frame: what the feed's connections send (`GatewayRouter.feedFrame`).
     public func writeFrame(id: UInt64, to w: inout JSONWriter) {
         w.literal("id: ")
         w.digits(id)
