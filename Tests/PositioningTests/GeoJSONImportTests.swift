@@ -103,6 +103,20 @@ import Testing
         #expect(try VenueLoader.parse(Array(VenueWriter.json(both).utf8), file: "f.venue.json") == both)
     }
 
+    /// A ring that crosses itself so that its lobes cancel (here exactly, in degrees) has rounding noise for an
+    /// area once projected: its "centroid" fell off the globe and the written venue did not load (found by the
+    /// geojson fuzz target). The origin now stays within the rings' extent and the venue round-trips.
+    @Test func aSelfCancellingRingKeepsTheOriginOnTheMap() throws {
+        let plan = """
+            {"type": "FeatureCollection", "features": [{"type": "Feature", "id": "bow-tie", "properties": {},
+             "geometry": {"type": "MultiPolygon", "coordinates": [[[[5, 3], [9, 2], [2, 3.5], [2, 4], [1, 3.5]]]]}}]}
+            """
+        let venue = try GeoJSONImport.convert(Array(plan.utf8), file: "plan.geojson", coordinates: .wgs84).venue
+        let origin = try #require(venue.origin)
+        #expect((2...4).contains(origin.latitude) && (1...9).contains(origin.longitude), "\(origin)")
+        #expect(try VenueLoader.parse(Array(VenueWriter.json(venue).utf8), file: "plan.venue.json") == venue)
+    }
+
     @Test func errorsNameFileFeatureAndField() {
         func one(_ feature: String) -> String { #"{"type": "FeatureCollection", "features": [\#(feature)]}"# }
         let square = #""geometry": {"type": "Polygon", "coordinates": [[[0, 0], [10, 0], [10, 4], [0, 4]]]}"#

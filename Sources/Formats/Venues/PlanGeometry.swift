@@ -42,9 +42,13 @@ enum PlanGeometry {
         guard let first = polygons.first?.first?.first else { return nil }
         let plane = LocalTangentPlane(origin: Venue.Origin(latitude: first.y, longitude: first.x))
         var area = 0.0, cx = 0.0, cy = 0.0
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for polygon in polygons {
             for (k, ring) in polygon.enumerated() {
                 let points = ring.map { plane.local(latitude: $0.y, longitude: $0.x) }
+                for p in points {
+                    (minX, maxX, minY, maxY) = (min(minX, p.x), max(maxX, p.x), min(minY, p.y), max(maxY, p.y))
+                }
                 let (a, x, y) = shoelace(points)
                 let sign = (k == 0) == (a >= 0) ? 1.0 : -1.0  // outline adds, holes take away, either winding
                 area += sign * a
@@ -53,7 +57,14 @@ enum PlanGeometry {
             }
         }
         guard abs(area) > 1e-6 else { return nil }
-        let (lat, lon) = plane.geographic(x: cx / area, y: cy / area)
+        var (x, y) = (cx / area, cy / area)
+        // A ring that crosses itself can cancel its own area (a bow tie whose lobes balance), leaving rounding
+        // noise for an area and a "centroid" anywhere, even off the globe (the geojson fuzz target found one):
+        // outside the points' bounding box, the middle of the box stands in.
+        if !(x >= minX && x <= maxX && y >= minY && y <= maxY) {
+            (x, y) = ((minX + maxX) / 2, (minY + maxY) / 2)
+        }
+        let (lat, lon) = plane.geographic(x: x, y: y)
         return GeoPosition(x: lon, y: lat)
     }
 
