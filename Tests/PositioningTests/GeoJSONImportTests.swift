@@ -115,6 +115,11 @@ import Testing
         let origin = try #require(venue.origin)
         #expect((2...4).contains(origin.latitude) && (1...9).contains(origin.longitude), "\(origin)")
         #expect(try VenueLoader.parse(Array(VenueWriter.json(venue).utf8), file: "plan.venue.json") == venue)
+        // A level given as text is bounded as a number level is: no floor a venue file cannot hold.
+        let huge = plan.replacingOccurrences(of: "\"properties\": {}",
+                                             with: "\"properties\": {\"level\": \"06148914691236517201\"}")
+        #expect(failure(huge) == "plan.geojson: feature bow-tie: properties.level: "
+                + "expected an integer level, got \"06148914691236517201\"")
     }
 
     @Test func errorsNameFileFeatureAndField() {

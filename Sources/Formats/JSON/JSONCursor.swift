@@ -68,9 +68,12 @@ struct JSONCursor {
         return x
     }
 
+    /// Whole numbers a venue file holds are below this in magnitude (so that they are exact as JSON numbers).
+    static let integerMagnitudeLimit = 1e15
+
     /// A whole number that fits an `Int`.
     func integer() throws(VenueError) -> Int {
-        guard case .number(let x) = value, x.isFinite, x == x.rounded(), abs(x) < 1e15 else {
+        guard case .number(let x) = value, x.isFinite, x == x.rounded(), abs(x) < Self.integerMagnitudeLimit else {
             throw error("expected an integer, got \(value.kindName == "a number" ? "\(value.numberText)" : value.kindName)")
         }
         return Int(x)
