@@ -68,13 +68,7 @@ public struct JSONWriter: ~Copyable {
         let pairs = digitPairs.utf8Start
         var p = end
         var v = value
-        while v >= 100 {
-            let pair = Int(truncatingIfNeeded: v % 100) &* 2
-            v /= 100
-            p -= 2
-            p[0] = pairs[pair]
-            p[1] = pairs[pair &+ 1]
-        }
+        while v >= 100 { writeLastPair(of: &v, before: &p) }
         if v >= 10 {
             let pair = Int(truncatingIfNeeded: v) &* 2
             p -= 2
@@ -85,6 +79,17 @@ public struct JSONWriter: ~Copyable {
             p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
         }
         return p
+    }
+
+    /// Writes the last two decimal digits of `v` just before `p` (out of the table of pairs), moving `p` back
+    /// over them and dropping them from `v`.
+    @inlinable @inline(__always)
+    static func writeLastPair(of v: inout UInt64, before p: inout UnsafeMutablePointer<UInt8>) {
+        let pair = Int(truncatingIfNeeded: v % 100) &* 2
+        v /= 100
+        p -= 2
+        p[0] = digitPairs.utf8Start[pair]
+        p[1] = digitPairs.utf8Start[pair &+ 1]
     }
 
     /// How many decimal digits `value` has (1 for 0). Four digits at a time, then comparisons: branches that are
@@ -150,17 +155,12 @@ public struct JSONWriter: ~Copyable {
         let digitCount = max(Self.decimalDigitCount(units), d &+ 1)
         let n = digitCount &+ (d > 0 ? 1 : 0) &+ (negative ? 1 : 0)
         guard room(n) else { return true }
-        let pairs = Self.digitPairs.utf8Start
         var p = base + count + n
         var v = units
         if d > 0 {
             var left = d
             while left >= 2 {
-                let pair = Int(truncatingIfNeeded: v % 100) &* 2
-                v /= 100
-                p -= 2
-                p[0] = pairs[pair]
-                p[1] = pairs[pair &+ 1]
+                Self.writeLastPair(of: &v, before: &p)
                 left &-= 2
             }
             if left == 1 {

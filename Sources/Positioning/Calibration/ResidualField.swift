@@ -104,7 +104,7 @@ public struct ResidualField: Sendable, Hashable {
         let area = venue.bounds ?? Trilaterator.anchorArea(venue.anchors)
         var layers: [String: Layer] = [:]
         // A fitted wall loss is part of the model the field corrects: its residuals are taken with the walls.
-        let walls = venue.wallLossDB.flatMap { $0 > 0 ? WallMap(venue: venue) : nil }
+        let walls = WallAttenuation(venue: venue, lossDB: venue.wallLossDB ?? 0)
         for a in venue.anchors {
             guard let rows = byAnchor[a.id], !rows.isEmpty else { continue }
             let model = a.model(default: venue.model)
@@ -112,7 +112,7 @@ public struct ResidualField: Sendable, Hashable {
                 let d = ((s.x - a.x) * (s.x - a.x) + (s.y - a.y) * (s.y - a.y) + (s.z - a.z) * (s.z - a.z))
                     .squareRoot()
                 return s.rssiDBm - model.rssiDBm(atDistanceMeters: max(d, parameters.nearFieldMeters))
-                    + venue.wallLossDB(from: a, toX: s.x, y: s.y, walls: walls)
+                    + (walls?.lossDB(fromX: a.x, fromY: a.y, toX: s.x, toY: s.y, floor: a.floor) ?? 0)
             }
             let regression = ResidualRegression(rows: rows, residuals: residuals, parameters: parameters)
             layers[a.id] = regression.layer(over: area)

@@ -43,8 +43,7 @@ struct EngineContext: Sendable {
         rooms = RoomMap(rooms: venue.rooms)
         radiusCalibration = configuration.usesRadiusCalibration ? venue.radius[configuration.radiusMode] : nil
         walls = configuration.usesWalls ? WallMap(venue: venue) : nil
-        let wallLoss = configuration.wallLossDB ?? venue.wallLossDB ?? 0
-        measurementWalls = wallLoss > 0
-            ? (walls ?? WallMap(venue: venue)).map { WallAttenuation(map: $0, lossDB: wallLoss) } : nil
+        measurementWalls = WallAttenuation(venue: venue, lossDB: configuration.wallLossDB ?? venue.wallLossDB ?? 0,
+                                           map: walls)
     }
 }

@@ -107,6 +107,13 @@ public final class WallAttenuation: Sendable, Hashable {
         self.lossDB = lossDB
     }
 
+    /// The venue's walls at `lossDB` each (`map`, when already drawn); nil when the loss is not above 0 or the
+    /// venue has no rooms to draw walls from.
+    public convenience init?(venue: Venue, lossDB: Double, map: WallMap? = nil) {
+        guard lossDB > 0, let walls = map ?? WallMap(venue: venue) else { return nil }
+        self.init(map: walls, lossDB: lossDB)
+    }
+
     /// The loss of the walls the straight line between two points crosses away from openings, dB.
     public func lossDB(fromX x0: Double, fromY y0: Double, toX x1: Double, toY y1: Double, floor: Int) -> Double {
         lossDB * Double(map.wallsCrossed(fromX: x0, fromY: y0, toX: x1, toY: y1, floor: floor))

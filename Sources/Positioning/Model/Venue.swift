@@ -138,13 +138,6 @@ public struct Venue: Sendable, Hashable {
     /// unless `EngineConfiguration.wallLossDB` says otherwise.
     public var wallLossDB: Double?
 
-    /// The loss of the walls between an anchor and a position on the anchor's floor, dB: `wallLossDB` for each wall
-    /// `walls` finds on the line (0 without a fitted loss or walls).
-    public func wallLossDB(from anchor: Anchor, toX x: Double, y: Double, walls: WallMap?) -> Double {
-        guard let loss = wallLossDB, loss > 0, let walls else { return 0 }
-        return loss * Double(walls.wallsCrossed(fromX: anchor.x, fromY: anchor.y, toX: x, toY: y, floor: anchor.floor))
-    }
-
     /// Creates a venue.
     public init(name: String, origin: Origin? = nil, model: PathLossModel = .uncalibrated, anchors: [Anchor],
                 floors: [Floor] = [], bounds: Bounds? = nil, rooms: [Room] = [], openings: [Opening] = []) {
