@@ -129,7 +129,14 @@ public final class HistoryStore: @unchecked Sendable {
         do {
             // Only a new file takes auto_vacuum; WAL keeps readers off the writer's back.
             try db.execute("PRAGMA auto_vacuum = INCREMENTAL")
-            if !inMemory { try db.execute("PRAGMA journal_mode = WAL") }
+            if !inMemory {
+                try db.execute("PRAGMA journal_mode = WAL")
+                // The writer appends: a commit touches the newest pages of the fixes and each target's place in
+                // the index. A 1 MiB page cache holds those for a site of hundreds of targets (SQLite's default is
+                // 2 MiB); older pages come back from the operating system's cache. A memory database keeps every
+                // page in its cache whatever the size.
+                try db.execute("PRAGMA cache_size = -1024")
+            }
             try db.execute("PRAGMA synchronous = NORMAL")
         } catch {
             throw HistoryError(path: db.path, message: "not a BlueDot history database: \(error.message)")

@@ -42,4 +42,41 @@ import Testing
         #expect(first?.count == 2 && first?.meanDBm == -61 && first?.meanTime == 0.25)
         #expect(filter.drainTick() == nil)
     }
+
+    /// The ring grows with the samples it holds; whatever the pattern of gaps (expiry while it grows, growth after
+    /// it wrapped), it keeps exactly the last `capacity` accepted samples younger than the window, as a plain list
+    /// kept the same way does, and makes the same decisions.
+    @Test func growingRingMatchesAPlainWindow() {
+        var rng = SeededGenerator(seed: 11)
+        for capacity in [1, 2, 3, 5, 16] {
+            var filter = AnchorRSSIFilter(capacity: capacity, windowSeconds: 3)
+            var plain: [(t: Double, x: Double)] = []
+            var t = 0.0
+            for _ in 0..<3000 {
+                // Bursts, trickles and silences longer than the window.
+                let u = Double.random(in: 0..<1, using: &rng)
+                t += u < 0.6 ? 0.05 : u < 0.9 ? 1.1 : 3.5 * u
+                let x = -70 + 4 * rng.gaussian() + (u < 0.05 ? -25 : 0)
+                plain.removeAll { $0.t < t - 3 }
+                var expected = true
+                if plain.count >= 3 {
+                    var w = plain.map(\.x)
+                    let med = AnchorRSSIFilter.median(&w)
+                    var d = plain.map { abs($0.x - med) }
+                    let mad = AnchorRSSIFilter.median(&d)
+                    expected = abs(x - med) <= 3 * max(1.4826 * mad, 3)
+                }
+                if expected {
+                    plain.append((t, x))
+                    if plain.count > capacity { plain.removeFirst() }
+                }
+                #expect(filter.add(t: t, rssiDBm: x) == expected)
+                #expect(filter.sampleCount == plain.count)
+                let now = t + Double.random(in: 0..<2, using: &rng)
+                var kept = plain.filter { $0.t >= now - 3 }.map(\.x)
+                let median = kept.isEmpty ? nil : AnchorRSSIFilter.median(&kept)
+                #expect(filter.windowMedian(now: now)?.medianDBm == median)
+            }
+        }
+    }
 }

@@ -8,6 +8,10 @@ import Foundation
 /// when `|x − median| > k · max(1.4826 · MAD, σ_floor)`. The floor (about the packet-to-packet jitter, 3 dB)
 /// keeps a quiet window from rejecting ordinary jitter. Accepted samples feed both the window and the tick
 /// accumulator that the engine drains once per fix.
+///
+/// Memory grows with the samples held, up to `capacity`: a filter starts empty and its ring grows by doubling,
+/// so an anchor heard once every few seconds (a site of many receivers, each hearing a tag now and then) costs
+/// one or two samples, not `capacity`.
 public struct AnchorRSSIFilter: Sendable {
     /// Maximum samples held.
     public let capacity: Int
@@ -18,8 +22,15 @@ public struct AnchorRSSIFilter: Sendable {
     /// Lower bound on the robust sigma used by the test, dB.
     public var sigmaFloorDB: Double
 
-    private var times: [Double]
-    private var values: [Double]
+    /// One accepted sample.
+    private struct Sample {
+        var t: Double
+        var x: Double
+    }
+
+    /// The ring: the window is `count` samples from `head` on, wrapping at `samples.count`, which grows to
+    /// `capacity` as samples arrive.
+    private var samples: [Sample] = []
     private var head = 0
     private var count = 0
     /// Sum and count of accepted samples since the last `drainTick()`.
@@ -37,8 +48,6 @@ public struct AnchorRSSIFilter: Sendable {
         self.windowSeconds = windowSeconds
         self.threshold = threshold
         self.sigmaFloorDB = sigmaFloorDB
-        times = Array(repeating: 0, count: capacity)
-        values = Array(repeating: 0, count: capacity)
     }
 
     /// Adds a sample at time t; returns false when it was rejected as an outlier.
@@ -48,7 +57,7 @@ public struct AnchorRSSIFilter: Sendable {
         if count >= 3 {
             // The window in scratch memory on the stack: this runs for every observation.
             let outlier = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { scratch -> Bool in
-                for k in 0..<count { scratch[k] = values[(head + k) % capacity] }
+                for k in 0..<count { scratch[k] = samples[(head + k) % samples.count].x }
                 let med = AnchorRSSIFilter.median(scratch)
                 for i in scratch.indices { scratch[i] = abs(scratch[i] - med) }
                 let mad = AnchorRSSIFilter.median(scratch)
@@ -59,10 +68,7 @@ public struct AnchorRSSIFilter: Sendable {
                 return false
             }
         }
-        let slot = (head + count) % capacity
-        if count == capacity { head = (head + 1) % capacity } else { count += 1 }
-        times[slot] = t
-        values[slot] = x
+        store(Sample(t: t, x: x))
         tickSum += x
         tickTimeSum += t
         tickCount += 1
@@ -83,8 +89,8 @@ public struct AnchorRSSIFilter: Sendable {
     public func windowMedian(now: Double) -> (medianDBm: Double, count: Int)? {
         var w: [Double] = []
         for k in 0..<count {
-            let i = (head + k) % capacity
-            if times[i] >= now - windowSeconds { w.append(values[i]) }
+            let sample = samples[(head + k) % samples.count]
+            if sample.t >= now - windowSeconds { w.append(sample.x) }
         }
         guard !w.isEmpty else { return nil }
         return (AnchorRSSIFilter.median(&w), w.count)
@@ -93,11 +99,29 @@ public struct AnchorRSSIFilter: Sendable {
     /// Number of samples in the window.
     public var sampleCount: Int { count }
 
+    /// Puts an accepted sample after the newest: into a free slot of the ring, into a ring grown by one (while
+    /// it is smaller than `capacity`), or over the oldest.
+    private mutating func store(_ sample: Sample) {
+        if count < samples.count {
+            samples[(head + count) % samples.count] = sample
+            count += 1
+        } else if samples.count < capacity {
+            // Full at its present size: the new sample goes between the newest (just before head) and the oldest.
+            samples.insert(sample, at: head)
+            if count > 0 { head += 1 }
+            count += 1
+        } else {
+            samples[head] = sample
+            head = (head + 1) % samples.count
+        }
+    }
+
     private mutating func expire(before cutoff: Double) {
-        while count > 0 && times[head] < cutoff {
-            head = (head + 1) % capacity
+        while count > 0 && samples[head].t < cutoff {
+            head = (head + 1) % samples.count
             count -= 1
         }
+        if count == 0 { head = 0 }
     }
 
     /// The median of a small array (sorted in place).
