@@ -88,6 +88,12 @@ enum JSONBenchmark {
         measure("feed frame (SSE fix event)", count: messages.count) { k, out in
             messages[k].event.appendFrame(id: messages[k].id, to: &out)
         }
+        // The event's making, once per fix whatever the connections (a fix event's payload is boxed), with one
+        // connection's frame.
+        measure("feed fix event made, then framed once", count: fixes.count) { k, out in
+            let message = FeedMessage(id: UInt64(k), event: .fix(fixes[k], drawing, reportedAt: fixes[k].t + 0.27))
+            message.event.appendFrame(id: message.id, to: &out)
+        }
         // What the feed's connections send: each frame in a ByteBuffer of its own.
         var frameBytes = 0
         measure("feed frame into its own ByteBuffer (router)", count: messages.count,

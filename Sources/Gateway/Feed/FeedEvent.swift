@@ -32,7 +32,7 @@ public struct FeedMessage: Sendable, Hashable {
 /// `status`: the location source's status changed.
 public enum FeedEvent: Sendable, Hashable {
     /// A new fix.
-    case fix(LocationFix, DotDrawing, reportedAt: Double?)
+    indirect case fix(LocationFix, DotDrawing, reportedAt: Double?)
     /// The drawing state of an existing fix changed.
     case display(target: String, DotDrawing)
     /// A target is gone.
