@@ -1,25 +1,18 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// Reads GPX 1.1 with Foundation's `XMLParser`: tracks, segments, routes and their points' `lat`, `lon`, `ele`
-/// and `time`. Namespaces and prefixes are handled; `extensions` and unknown elements are skipped.
+/// Reads GPX 1.1 (BlueDot's own `XMLReader`): tracks, segments, routes and their points' `lat`, `lon`, `ele` and
+/// `time`. Prefixes such as `gpx:` are dropped; `extensions` and unknown elements are skipped.
 public enum GPXParser {
     /// Parses GPX bytes; `file` names them in errors.
     public static func parse(_ data: Data, file: String) throws(GPXError) -> GPXDocument {
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        let handler = GPXParserDelegate(file: file)
-        parser.delegate = handler
-        let ok = parser.parse()
-        if let failure = handler.failure { throw failure }
-        if !ok {
-            let reason = parser.parserError.map { String(describing: ($0 as NSError).localizedDescription) }
-            throw GPXError(file: file, line: parser.lineNumber, message: "malformed XML: \(reason ?? "unknown error")")
+        var builder = GPXBuilder()
+        do {
+            try XMLReader.read(Array(data), into: &builder)
+        } catch {
+            throw GPXError(file: file, line: error.line, message: error.message)
         }
-        guard handler.sawRoot else { throw GPXError(file: file, line: nil, message: "no <gpx> root element") }
-        return handler.document
+        guard builder.sawRoot else { throw GPXError(file: file, line: nil, message: "no <gpx> root element") }
+        return builder.document
     }
 
     /// Reads and parses a file.

@@ -1,0 +1,93 @@
+/// Collects a GPX document as `XMLReader` walks it: tracks, segments, routes and their points. The reader checks
+/// that the XML is well formed; this checks that it is GPX, and stops at the first problem with its line.
+struct GPXBuilder: XMLContentHandler {
+    var document = GPXDocument()
+    private(set) var sawRoot = false
+    private var path: [String] = []
+    private var text = ""
+    private var point: GPXDocument.Point?
+
+    mutating func startElement(_ name: String, attributes: [String: String], line: Int) throws(XMLReader.Failure) {
+        if path.isEmpty {
+            guard name == "gpx" else {
+                throw XMLReader.Failure(line: line, message: "not a GPX file: the root element is <\(name)>")
+            }
+            sawRoot = true
+        }
+        let parent = path.last
+        path.append(name)
+        text = ""
+        switch (parent, name) {
+        case ("gpx", "trk"): document.tracks.append(.init(name: nil, segments: []))
+        case ("trk", "trkseg"): document.tracks[document.tracks.count - 1].segments.append([])
+        case ("gpx", "rte"): document.routes.append(.init(name: nil, points: []))
+        case ("trkseg", "trkpt"), ("rte", "rtept"):
+            let latitude = try coordinate(attributes, "lat", name, limit: 90, line: line)
+            let longitude = try coordinate(attributes, "lon", name, limit: 180, line: line)
+            point = .init(latitude: latitude, longitude: longitude, line: line)
+        default: break
+        }
+    }
+
+    mutating func characters(_ string: String) {
+        text += string
+    }
+
+    mutating func endElement(_ name: String, line: Int) throws(XMLReader.Failure) {
+        path.removeLast()
+        let parent = path.last
+        let value = Self.trimmed(text)
+        switch (parent, name) {
+        case ("trkpt", "ele"), ("rtept", "ele"):
+            guard let ele = Double(value), ele.isFinite else {
+                throw XMLReader.Failure(line: line, message: "<ele> \"\(value)\" is not a number")
+            }
+            point?.elevationMeters = ele
+        case ("trkpt", "time"), ("rtept", "time"):
+            guard let time = GPXParser.parseTime(value) else {
+                throw XMLReader.Failure(line: line, message: "<time> \"\(value)\" is not an ISO 8601 time")
+            }
+            point?.time = time
+        case ("trkseg", "trkpt"):
+            if let point { document.tracks[document.tracks.count - 1].segments.mutateLast { $0.append(point) } }
+            point = nil
+        case ("rte", "rtept"):
+            if let point { document.routes[document.routes.count - 1].points.append(point) }
+            point = nil
+        case ("trk", "name"): document.tracks[document.tracks.count - 1].name = value
+        case ("rte", "name"): document.routes[document.routes.count - 1].name = value
+        default: break
+        }
+        text = ""
+    }
+
+    private func coordinate(_ attributes: [String: String], _ key: String, _ element: String, limit: Double,
+                            line: Int) throws(XMLReader.Failure) -> Double {
+        guard let raw = attributes[key] else {
+            throw XMLReader.Failure(line: line, message: "<\(element)> has no \(key) attribute")
+        }
+        guard let value = Double(Self.trimmed(raw)), value.isFinite else {
+            throw XMLReader.Failure(line: line, message: "<\(element)> \(key) \"\(raw)\" is not a number")
+        }
+        guard abs(value) <= limit else {
+            throw XMLReader.Failure(line: line, message: "<\(element)> \(key) \(raw) is outside ±\(Int(limit))")
+        }
+        return value
+    }
+
+    /// The text without the XML white space (space, tab, newline, carriage return) around it.
+    private static func trimmed(_ text: String) -> String {
+        let isSpace = { (c: Character) in c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[first...last])
+    }
+}
+
+extension Array {
+    /// Changes the last element in place; does nothing when empty.
+    mutating func mutateLast(_ change: (inout Element) -> Void) {
+        guard !isEmpty else { return }
+        change(&self[count - 1])
+    }
+}
