@@ -224,7 +224,7 @@ let package = Package(
         // Built here for the regression tests; `Tools/fuzz/Package.swift` builds them for libFuzzer.
         .target(
             name: "FuzzTargets",
-            dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway"],
+            dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay"],
             path: "Tools/fuzz/FuzzTargets",
             swiftSettings: strict
         ),

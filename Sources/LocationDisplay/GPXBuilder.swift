@@ -14,14 +14,16 @@ struct GPXBuilder: XMLContentHandler {
             }
             sawRoot = true
         }
-        let parent = path.last
+        // Elements count where GPX puts them, by their whole path: a <trkseg> outside a track is skipped like
+        // any unknown element (its points too), so every track, segment and route written to exists.
+        let within = Self.place(of: path)
         path.append(name)
         text = ""
-        switch (parent, name) {
-        case ("gpx", "trk"): document.tracks.append(.init(name: nil, segments: []))
-        case ("trk", "trkseg"): document.tracks[document.tracks.count - 1].segments.append([])
-        case ("gpx", "rte"): document.routes.append(.init(name: nil, points: []))
-        case ("trkseg", "trkpt"), ("rte", "rtept"):
+        switch (within, name) {
+        case (.root, "trk"): document.tracks.append(.init(name: nil, segments: []))
+        case (.track, "trkseg"): document.tracks[document.tracks.count - 1].segments.append([])
+        case (.root, "rte"): document.routes.append(.init(name: nil, points: []))
+        case (.segment, "trkpt"), (.route, "rtept"):
             let latitude = try coordinate(attributes, "lat", name, limit: 90, line: line)
             let longitude = try coordinate(attributes, "lon", name, limit: 180, line: line)
             point = .init(latitude: latitude, longitude: longitude, line: line)
@@ -36,29 +38,46 @@ struct GPXBuilder: XMLContentHandler {
     mutating func endElement(_ name: String, line: Int) throws(XMLReader.Failure) {
         path.removeLast()
         let parent = path.last
+        let within = Self.place(of: path)
         let value = Self.trimmed(text)
         switch (parent, name) {
-        case ("trkpt", "ele"), ("rtept", "ele"):
+        case ("trkpt", "ele") where point != nil, ("rtept", "ele") where point != nil:
             guard let ele = Double(value), ele.isFinite else {
                 throw XMLReader.Failure(line: line, message: "<ele> \"\(value)\" is not a number")
             }
             point?.elevationMeters = ele
-        case ("trkpt", "time"), ("rtept", "time"):
+        case ("trkpt", "time") where point != nil, ("rtept", "time") where point != nil:
             guard let time = GPXParser.parseTime(value) else {
                 throw XMLReader.Failure(line: line, message: "<time> \"\(value)\" is not an ISO 8601 time")
             }
             point?.time = time
-        case ("trkseg", "trkpt"):
+        default: break
+        }
+        switch (within, name) {
+        case (.segment, "trkpt"):
             if let point { document.tracks[document.tracks.count - 1].segments.mutateLast { $0.append(point) } }
             point = nil
-        case ("rte", "rtept"):
+        case (.route, "rtept"):
             if let point { document.routes[document.routes.count - 1].points.append(point) }
             point = nil
-        case ("trk", "name"): document.tracks[document.tracks.count - 1].name = value
-        case ("rte", "name"): document.routes[document.routes.count - 1].name = value
+        case (.track, "name"): document.tracks[document.tracks.count - 1].name = value
+        case (.route, "name"): document.routes[document.routes.count - 1].name = value
         default: break
         }
         text = ""
+    }
+
+    /// Where in a GPX document a path of open elements is.
+    private enum Place { case root, track, segment, route, elsewhere }
+
+    private static func place(of path: [String]) -> Place {
+        switch path {
+        case ["gpx"]: .root
+        case ["gpx", "trk"]: .track
+        case ["gpx", "trk", "trkseg"]: .segment
+        case ["gpx", "rte"]: .route
+        default: .elsewhere
+        }
     }
 
     private func coordinate(_ attributes: [String: String], _ key: String, _ element: String, limit: Double,

@@ -135,4 +135,21 @@ private func failure(_ text: String) -> String? {
         #expect(zip(after.joined(), before.joined()).allSatisfy { zip($0, $1).allSatisfy { abs($0 - $1) < 1e-6 } })
         #expect(after.joined().count == before.joined().count && !after.isEmpty)
     }
+
+    /// Tracks, segments, routes and points count only where GPX puts them; out of place (a route inside a
+    /// waypoint, a track inside metadata) they are skipped like unknown elements. The gpx fuzz target's first
+    /// crash: a route's name inside a waypoint was written to a route that did not exist.
+    @Test func gpxElementsOutOfPlaceAreSkipped() throws {
+        let text = """
+            <gpx version="1.1"><wpt lat="1" lon="2"><rte><name>x</name><rtept lat="1" lon="2"><time>late</time>\
+            </rtept></rte></wpt><metadata><trk><name>y</name><trkseg><trkpt lat="1" lon="1"/></trkseg></trk>\
+            </metadata><extensions><trkseg><trkpt lat="3" lon="3"/></trkseg></extensions>\
+            <trk><name>kept</name><trkseg><trkpt lat="4" lon="5"><ele>7</ele></trkpt></trkseg></trk></gpx>
+            """
+        let document = try GPXParser.parse(Data(text.utf8), file: "out-of-place.gpx")
+        #expect(document.routes.isEmpty)
+        #expect(document.tracks.map(\.name) == ["kept"])
+        #expect(document.tracks[0].segments.map { $0.map(\.latitude) } == [[4]])
+        #expect(document.tracks[0].segments[0][0].elevationMeters == 7)
+    }
 }

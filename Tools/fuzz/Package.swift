@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["BeaconLocation", "Site", "Positioning", "History", "LocationDisplay"],
                 path: "Linked/Gateway",
                 swiftSettings: strict),
-        .target(name: "FuzzTargets", dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway"],
+        .target(name: "FuzzTargets", dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay"],
                 path: "FuzzTargets", swiftSettings: strict),
         // libFuzzer's driver, declared for Swift (`-sanitize=fuzzer` links it).
         .systemLibrary(name: "CLibFuzzer", path: "CLibFuzzer"),

@@ -16,6 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "Tools/fuzz/corpus"
 HCI_FIXTURES = ROOT / "Tests/HCITests/Fixtures"
 FIXTURES = ROOT / "Tests/PositioningTests/Fixtures"
+GPX_FIXTURES = ROOT / "Tests/LocationDisplayTests/Fixtures/GPX"
 
 
 def write(target, name, data):
@@ -135,6 +136,8 @@ def file_seeds():
         {"type": "Feature", "id": "hall", "properties": {"name": "Hall", "level": "1"},
          "geometry": {"type": "MultiPolygon", "coordinates": [[[[0, 3], [9, 3], [9, 5], [0, 5], [0, 3]],
                                                                [[1, 3.5], [2, 3.5], [2, 4], [1, 3.5]]]]}}]}
+    for path in sorted(GPX_FIXTURES.glob("*.gpx")):
+        write("gpx", path.stem, path.read_bytes())
     write("geojson", "local-metres", b"\1" + json.dumps(local).encode())
     yaml = (FIXTURES / "espresense-companion-config.example.yaml").read_text()
     write("espresense-config", "companion-example.yaml", yaml)
@@ -214,6 +217,11 @@ def dictionaries():
                            "manifest.json", "venue.geojson", "footprint.geojson", "level.geojson", "unit.geojson",
                            "opening.geojson", "__MACOSX/"] + geo)
     dict_file("geojson", json_tokens + geo + [b"\x00", b"\x01"])
+    dict_file("gpx", ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!--", "-->", "<![CDATA[", "]]>", "<!DOCTYPE",
+                      "<!ENTITY", "<?", "?>", "</", "/>", "<", ">", "=\"", "'", "&amp;", "&lt;", "&#x", "&#", ";",
+                      "xmlns=\"http://www.topografix.com/GPX/1/1\"", "xmlns:gpx=", "gpx:", "<gpx", "<trk>", "<trkseg>",
+                      "<trkpt", "<rte>", "<rtept", "<ele>", "<time>", "<name>", "<extensions>", " lat=\"", " lon=\"",
+                      "2024-05-01T10:00:00Z", ".250+02:00", "-90", "180.0", "\r\n", b"\xef\xbb\xbf"])
     dict_file("espresense-config", ["floors:", "rooms:", "nodes:", "name:", "id:", "points:", "point:", "bounds:",
                                     "floors: [", "  - ", "    ", "[[", "]]", "- ", ": ", '"', "'", "&a", "*a", "!!str",
                                     "!!float", "~", ".inf", ".nan", "0x10", "---", "...", "mqtt:", "host:", "gps:",

@@ -1,5 +1,7 @@
 import Formats
+import Foundation
 import Gateway
+import LocationDisplay
 import Positioning
 
 /// The files a user hands BlueDot: observation recordings, venues and what they are imported from, the
@@ -81,6 +83,19 @@ enum FileTargets {
                                                                file: "fuzz.conf")
         else { return }
         _ = try? configuration.validate(location: "fuzz.conf")
+    }
+
+    /// Reads the bytes as a GPX file; the points of a file that reads are on the globe, at finite times, on a line
+    /// of the file, and the path the GPX source would play is made without trapping.
+    static func gpx(_ bytes: [UInt8]) {
+        guard let document = try? GPXParser.parse(Data(bytes), file: "fuzz.gpx") else { return }
+        let points = document.tracks.flatMap { $0.segments.joined() } + document.routes.flatMap(\.points)
+        for point in points {
+            check(abs(point.latitude) <= 90 && abs(point.longitude) <= 180, "a point off the globe: \(point)")
+            check(point.time?.isFinite ?? true, "a time that is not finite: \(point)")
+            check((1...bytes.count + 1).contains(point.line), "a point on no line of the file: \(point)")
+        }
+        _ = document.firstPath()
     }
 
     /// What `bluedot venue import` does with a venue: write it, and it must load back unchanged.

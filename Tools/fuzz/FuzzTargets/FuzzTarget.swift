@@ -27,6 +27,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case espresenseConfig = "espresense-config"
     /// A `bluedot run` configuration file.
     case config
+    /// A GPX file (the GPX location source), read by BlueDot's own XML reader.
+    case gpx
     /// A site sighting batch (MQTT payload of a receiver).
     case sightingBatch = "sighting-batch"
     /// An ESPresense MQTT message: the topic, a newline, the payload.
@@ -47,6 +49,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .geojson: FileTargets.geojson(bytes)
         case .espresenseConfig: FileTargets.espresenseConfig(bytes)
         case .config: FileTargets.config(bytes)
+        case .gpx: FileTargets.gpx(bytes)
         case .sightingBatch: SiteTargets.sightingBatch(bytes)
         case .espresense: SiteTargets.espresense(bytes)
         case .http: HTTPTargets.request(bytes)
