@@ -47,6 +47,9 @@ struct AccuracyCommand: ParsableCommand {
     @Option(help: "Write each held-out run's scored fixes as CSV into this folder (for Tools/analysis).")
     var scores: String?
 
+    @Flag(help: "Also score each fold of a set of several (WUT's runs) on its own.")
+    var perFold = false
+
     @Flag(help: "Moving targets keep to paths through the venues' openings (a wall-bound particle filter).")
     var walls = false
 
@@ -102,6 +105,13 @@ struct AccuracyCommand: ParsableCommand {
                          set.name.padding(toLength: 26, withPad: " ", startingAt: 0), r.median, r.p90, r.coverage68,
                          r.meanRadius ?? .nan, r.uncalibratedCoverage68 ?? .nan, r.uncalibratedMeanRadius ?? .nan,
                          r.scoredShare, r.folds ?? 0, r.foldKind ?? ""))
+            if perFold, let folds = r.folds, (2...8).contains(folds) {
+                for f in try check.folds(of: set) {
+                    print(String(format: "  %@ %6.2f %6.2f  %5.3f %6.2f   %d scored",
+                                 "\(r.foldKind ?? "fold") \(f.number)".padding(toLength: 24, withPad: " ", startingAt: 0),
+                                 f.median, f.p90, f.coverage68, f.meanRadius, f.scored))
+                }
+            }
         }
         if writeBaseline {
             let new = AccuracyBaseline(protocolNote: AccuracyCheck.protocolNote, sets: results)

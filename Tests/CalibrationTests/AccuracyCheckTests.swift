@@ -55,6 +55,15 @@ struct AccuracyCheckTests {
             print(String(format: "%@: median %.2f m, p90 %.2f m, coverage68 %.3f", set.name, r.median, r.p90,
                          r.coverage68))
             results.append(r)
+            // Scored fold by fold (`--per-fold`), the folds add up to the set: the same points, the same coverage.
+            if let folds = r.folds, (2...8).contains(folds) {
+                let perFold = try check.folds(of: set)
+                #expect(perFold.count == folds)
+                let scored = perFold.reduce(0) { $0 + $1.scored }
+                #expect(scored == Int((r.scoredShare * Double(r.truthPoints)).rounded()), "\(set.name)")
+                let covered = perFold.reduce(0.0) { $0 + $1.coverage68 * Double($1.scored) }
+                #expect(abs(covered / Double(scored) - r.coverage68) < 1e-9, "\(set.name)")
+            }
         }
         let failures = baseline.failures(of: results)
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")

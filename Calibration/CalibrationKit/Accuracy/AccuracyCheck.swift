@@ -59,6 +59,38 @@ public final class AccuracyCheck {
             folds: indices.count, foldKind: heldOut.kind.rawValue)
     }
 
+    /// One fold of a set scored on its own, with the radius calibrated on the other folds.
+    public struct FoldResult: Sendable {
+        /// The fold's position among the set's folds, from 1.
+        public var number: Int
+        public var median: Double
+        public var p90: Double
+        public var coverage68: Double
+        public var meanRadius: Double
+        /// Truth points the fold's fixes scored.
+        public var scored: Int
+    }
+
+    /// Each of the set's scored folds on its own (a WUT run, a BOUN track), as `run` scores them together: the
+    /// guarantee of the conformal radius is over folds alike, and this shows how far each fold is from it.
+    public func folds(of set: AccuracyScenario.TestSet) throws -> [FoldResult] {
+        let heldOut = try heldOutRun(set, mode: set.isStatic ? .static : .moving)
+        let own = heldOut.folds.indices.filter { heldOut.kind == .file && heldOut.folds[$0].file == Self.ownSurvey(set) }
+        let indices = own.isEmpty ? Array(heldOut.folds.indices) : own
+        let truth = try TruthReader.read(path: set.truth)
+        let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
+        return indices.map { i in
+            let fixes = heldOut.calibratedFixes(i).sorted { $0.t < $1.t }
+            let points = Evaluator.score(fixes: fixes, truth: truth, scoring: scoring)
+            let report = EvaluationReport(scoring: scoring, total: truth.count, points: points)
+            let n = Double(max(points.count, 1))
+            return FoldResult(
+                number: i + 1, median: report.median ?? .infinity, p90: report.p90 ?? .infinity,
+                coverage68: Double(points.filter(\.isCovered).count) / n,
+                meanRadius: points.map(\.fix.horizontalAccuracy).reduce(0, +) / n, scored: points.count)
+        }
+    }
+
     /// The held-out run of a set's venue, surveys and mode, made once.
     private func heldOutRun(_ set: AccuracyScenario.TestSet, mode: RadiusCalibration.Mode) throws
         -> HeldOutCalibration {
