@@ -50,6 +50,12 @@ struct AccuracyCommand: ParsableCommand {
     @Flag(help: "Also score each fold of a set of several (WUT's runs) on its own.")
     var perFold = false
 
+    @Option(help: ArgumentHelp(
+        "Also score apart each set's points less than this long after its first truth point, and the rest (UJI's "
+            + "two passes: 44200).",
+        valueName: "seconds"))
+    var splitAfter: Double?
+
     @Flag(help: "Moving targets keep to paths through the venues' openings (a wall-bound particle filter).")
     var walls = false
 
@@ -105,12 +111,18 @@ struct AccuracyCommand: ParsableCommand {
                          set.name.padding(toLength: 26, withPad: " ", startingAt: 0), r.median, r.p90, r.coverage68,
                          r.meanRadius ?? .nan, r.uncalibratedCoverage68 ?? .nan, r.uncalibratedMeanRadius ?? .nan,
                          r.scoredShare, r.folds ?? 0, r.foldKind ?? ""))
-            if perFold, let folds = r.folds, (2...8).contains(folds) {
-                for f in try check.folds(of: set) {
+            func show(_ parts: [AccuracyCheck.FoldResult], _ label: (Int) -> String) {
+                for f in parts {
                     print(String(format: "  %@ %6.2f %6.2f  %5.3f %6.2f   %d scored",
-                                 "\(r.foldKind ?? "fold") \(f.number)".padding(toLength: 24, withPad: " ", startingAt: 0),
+                                 label(f.number).padding(toLength: 24, withPad: " ", startingAt: 0),
                                  f.median, f.p90, f.coverage68, f.meanRadius, f.scored))
                 }
+            }
+            if perFold, let folds = r.folds, (2...8).contains(folds) {
+                show(try check.folds(of: set)) { "\(r.foldKind ?? "fold") \($0)" }
+            }
+            if let splitAfter {
+                show(try check.split(set, after: splitAfter)) { $0 == 1 ? "first \(Int(splitAfter)) s" : "after" }
             }
         }
         if writeBaseline {

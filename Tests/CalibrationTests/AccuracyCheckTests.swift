@@ -55,14 +55,22 @@ struct AccuracyCheckTests {
             print(String(format: "%@: median %.2f m, p90 %.2f m, coverage68 %.3f", set.name, r.median, r.p90,
                          r.coverage68))
             results.append(r)
-            // Scored fold by fold (`--per-fold`), the folds add up to the set: the same points, the same coverage.
+            // Scored fold by fold (`--per-fold`), or split in time (`--split-after`: UJI's two passes), the parts
+            // add up to the set: the same points, the same coverage.
+            var breakdowns = [try check.split(set, after: 44_200)]
             if let folds = r.folds, (2...8).contains(folds) {
-                let perFold = try check.folds(of: set)
-                #expect(perFold.count == folds)
-                let scored = perFold.reduce(0) { $0 + $1.scored }
+                breakdowns.append(try check.folds(of: set))
+                #expect(breakdowns[1].count == folds)
+            }
+            for parts in breakdowns {
+                let scored = parts.reduce(0) { $0 + $1.scored }
                 #expect(scored == Int((r.scoredShare * Double(r.truthPoints)).rounded()), "\(set.name)")
-                let covered = perFold.reduce(0.0) { $0 + $1.coverage68 * Double($1.scored) }
+                let covered = parts.reduce(0.0) { $0 + $1.coverage68 * Double($1.scored) }
                 #expect(abs(covered / Double(scored) - r.coverage68) < 1e-9, "\(set.name)")
+            }
+            if set.isStatic {
+                // UJI: 13 scans at each of 34 points per pass, so both passes hold about half the scans.
+                #expect(breakdowns[0].allSatisfy { $0.scored > r.truthPoints / 3 }, "\(set.name)")
             }
         }
         let failures = baseline.failures(of: results)
