@@ -113,9 +113,13 @@ struct AccuracyCommand: ParsableCommand {
                          r.scoredShare, r.folds ?? 0, r.foldKind ?? ""))
             func show(_ parts: [AccuracyCheck.FoldResult], _ label: (Int) -> String) {
                 for f in parts {
-                    print(String(format: "  %@ %6.2f %6.2f  %5.3f %6.2f   %d scored",
-                                 label(f.number).padding(toLength: 24, withPad: " ", startingAt: 0),
-                                 f.median, f.p90, f.coverage68, f.meanRadius, f.scored))
+                    let name = label(f.number).padding(toLength: 24, withPad: " ", startingAt: 0)
+                    guard f.scored > 0 else {
+                        print("  \(name)   no points scored")
+                        continue
+                    }
+                    print(String(format: "  %@ %6.2f %6.2f  %5.3f %6.2f   %d scored", name, f.median, f.p90,
+                                 f.coverage68, f.meanRadius, f.scored))
                 }
             }
             if perFold, let folds = r.folds, (2...8).contains(folds) {

@@ -70,12 +70,11 @@ struct XMLReader {
         let start = position
         try processingInstruction()
         let text = String(decoding: bytes[start..<position], as: UTF8.self).lowercased()
-        if let range = text.range(of: "encoding") {
-            let rest = text[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
-            let encoding = rest.prefix { $0 != "\"" && $0 != "'" }
-            guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(String(encoding)) else {
-                throw fail("the encoding \(encoding) is not read (only UTF-8)")
-            }
+        guard let key = text.firstRange(of: "encoding") else { return }
+        let rest = text[key.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        let encoding = rest.prefix { $0 != "\"" && $0 != "'" }
+        guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(String(encoding)) else {
+            throw fail("the encoding \(encoding) is not read (only UTF-8)")
         }
     }
 

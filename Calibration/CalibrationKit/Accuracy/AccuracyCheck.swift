@@ -32,15 +32,9 @@ public final class AccuracyCheck {
 
     /// Replays and scores one set held out.
     public func run(_ set: AccuracyScenario.TestSet) throws -> AccuracyBaseline.SetResult {
-        let mode: RadiusCalibration.Mode = set.isStatic ? .static : .moving
-        let heldOut = try heldOutRun(set, mode: mode)
-        // A set whose own survey is one of several files is that file's fold; otherwise every fold is the set's.
-        let own = heldOut.folds.indices.filter { heldOut.kind == .file && heldOut.folds[$0].file == Self.ownSurvey(set) }
-        let indices = own.isEmpty ? Array(heldOut.folds.indices) : own
+        let (heldOut, indices, truth, scoring) = try scored(set)
         let calibrated = indices.flatMap { heldOut.calibratedFixes($0) }.sorted { $0.t < $1.t }
         let raw = indices.flatMap { heldOut.folds[$0].fixes }.sorted { $0.t < $1.t }
-        let truth = try TruthReader.read(path: set.truth)
-        let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
         let after = Evaluator.score(fixes: calibrated, truth: truth, scoring: scoring)
         let before = Evaluator.score(fixes: raw, truth: truth, scoring: scoring)
         let report = EvaluationReport(scoring: scoring, total: truth.count, points: after)
@@ -74,11 +68,7 @@ public final class AccuracyCheck {
     /// Each of the set's scored folds on its own (a WUT run, a BOUN track), as `run` scores them together: the
     /// guarantee of the conformal radius is over folds alike, and this shows how far each fold is from it.
     public func folds(of set: AccuracyScenario.TestSet) throws -> [FoldResult] {
-        let heldOut = try heldOutRun(set, mode: set.isStatic ? .static : .moving)
-        let own = heldOut.folds.indices.filter { heldOut.kind == .file && heldOut.folds[$0].file == Self.ownSurvey(set) }
-        let indices = own.isEmpty ? Array(heldOut.folds.indices) : own
-        let truth = try TruthReader.read(path: set.truth)
-        let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
+        let (heldOut, indices, truth, scoring) = try scored(set)
         return indices.map { i in
             let fixes = heldOut.calibratedFixes(i).sorted { $0.t < $1.t }
             let points = Evaluator.score(fixes: fixes, truth: truth, scoring: scoring)
@@ -90,12 +80,8 @@ public final class AccuracyCheck {
     /// set's first truth point (number 1) and the rest (number 2). UJI's two passes over its points split 44,200 s
     /// in (at its scan 442: 34 points of 13 scans, one scan a row every 100 s in the converted files).
     public func split(_ set: AccuracyScenario.TestSet, after seconds: Double) throws -> [FoldResult] {
-        let heldOut = try heldOutRun(set, mode: set.isStatic ? .static : .moving)
-        let own = heldOut.folds.indices.filter { heldOut.kind == .file && heldOut.folds[$0].file == Self.ownSurvey(set) }
-        let indices = own.isEmpty ? Array(heldOut.folds.indices) : own
+        let (heldOut, indices, truth, scoring) = try scored(set)
         let fixes = indices.flatMap { heldOut.calibratedFixes($0) }.sorted { $0.t < $1.t }
-        let truth = try TruthReader.read(path: set.truth)
-        let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
         let points = Evaluator.score(fixes: fixes, truth: truth, scoring: scoring)
         let time = (truth.map(\.t).min() ?? 0) + seconds
         return [points.filter { $0.truth.t < time }, points.filter { $0.truth.t >= time }].enumerated().map { k, part in
@@ -111,6 +97,16 @@ public final class AccuracyCheck {
             number: number, median: report.median ?? .infinity, p90: report.p90 ?? .infinity,
             coverage68: Double(points.filter(\.isCovered).count) / n,
             meanRadius: points.map(\.fix.horizontalAccuracy).reduce(0, +) / n, scored: points.count)
+    }
+
+    /// What scoring a set takes: its held-out run, the folds it scores, its truth and how it is scored. A set whose
+    /// own survey is one of several files is that file's fold; otherwise every fold is the set's.
+    private func scored(_ set: AccuracyScenario.TestSet) throws
+        -> (HeldOutCalibration, [Int], [TruthPoint], ScoringProtocol) {
+        let heldOut = try heldOutRun(set, mode: set.isStatic ? .static : .moving)
+        let own = heldOut.folds.indices.filter { heldOut.kind == .file && heldOut.folds[$0].file == Self.ownSurvey(set) }
+        let indices = own.isEmpty ? Array(heldOut.folds.indices) : own
+        return (heldOut, indices, try TruthReader.read(path: set.truth), set.isStatic ? .stationary : .movingDefault)
     }
 
     /// The held-out run of a set's venue, surveys and mode, made once.
