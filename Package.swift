@@ -48,12 +48,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text,
@@ -86,9 +85,9 @@ let package = Package(
         // System library: zlib, found through pkg-config (the deflate entries of zip archives).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The interchange formats and their files: venue, observation, truth and location JSON(L) readers/writers.
-        // YAML (ESPresense-companion configurations) through Yams; zipped IMDF archives through zlib.
+        // YAML (ESPresense-companion configurations) through its own reader; zipped IMDF archives through zlib.
         .target(name: "Formats", dependencies: [
-                    "Positioning", "BlueDotCore", "CZlib", .product(name: "Yams", package: "Yams"),
+                    "Positioning", "BlueDotCore", "CZlib",
                 ],
                 exclude: ["README.md"], swiftSettings: strict),
         // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
@@ -144,8 +143,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["README.md"],
-            resources: [.copy("Page"), .copy("Demo"), .copy("API")],
+            // Page/, Demo/ and API/ are plain files found at run time (GatewayResources), not a resource bundle.
+            exclude: ["README.md", "Page", "Demo", "API"],
             swiftSettings: strict
         ),
         // The controller options every scanning command shares (--hci, --h4-tcp, --h4-tty, --baud, --user-channel).

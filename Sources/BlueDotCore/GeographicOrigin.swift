@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Ties a venue's local frame to WGS84: where local (0, 0) is and which way its +y axis points. The one
 /// projection between venue metres and latitude/longitude: the display engine, the gateway's API and feed, the

@@ -1,21 +1,29 @@
-import Foundation
+import Glibc
 
 /// A value behind a lock, for mutable state shared between tasks and closures (sources, displays, the gateway's
 /// services): the one lock wrapper of BlueDot.
 ///
-/// It wraps `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: on Linux, `Mutex` hands a contended
+/// It wraps a pthread mutex rather than `Synchronization.Mutex`: on Linux, `Mutex` hands a contended
 /// lock over through the kernel's priority-inheritance futex, which the thread sanitizer cannot see, so correct
 /// code under contention is reported as racing. A pthread mutex is intercepted by the sanitizer, which keeps
 /// `swift test --sanitize=thread` meaningful. Never call back into code that may take the same lock from `body`.
 public final class LockedValue<Value>: @unchecked Sendable {
     // @unchecked: `stored` is only touched while `lock` is held.
     // Usable from inlined code, so `withLock` is specialized in its callers (it is on every hot path).
-    @usableFromInline let lock = NSLock()
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline var stored: Value
 
     /// Creates the lock around an initial value.
     public init(_ value: Value) {
         stored = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value and returns its result.
@@ -23,8 +31,8 @@ public final class LockedValue<Value>: @unchecked Sendable {
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        lock.lock()
-        defer { lock.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body(&stored)
     }
 

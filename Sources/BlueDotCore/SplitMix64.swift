@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// SplitMix64: a tiny seeded 64-bit generator, the one of BlueDot: it seeds the simulator's `Xoshiro256StarStar`,
 /// jitters the scanner's reconnect backoff and drives every seeded test and benchmark stream.

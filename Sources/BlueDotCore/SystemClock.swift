@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The wall clock: Unix time from `Date`, waits through `ContinuousClock`.
 public struct SystemClock: BlueDotClock {

@@ -1,7 +1,7 @@
 import BeaconLocation
 import BlueDotCore
 import Formats
-import Foundation
+import FoundationEssentials
 import History
 import Hummingbird
 import LocationDisplay
@@ -95,6 +95,11 @@ public struct GatewayApp: Sendable {
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
             sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock, site: site,
             rooms: rooms, history: history)
+        if GatewayResources.root == nil {
+            // Positioning and its outputs go on without them; the page and /api/openapi.json cannot.
+            logger.error("the gateway's page and API document are missing",
+                         metadata: ["reason": "\(GatewayResources.missingMessage)"])
+        }
         if dependencies.files.leafletRoot == nil {
             logger.warning(
                 "Leaflet not found; the page shows how to install it",

@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 import BlueDotCore
-import Foundation
+import FoundationEssentials
 
 /// One open file descriptor (socket or tty) read on a dedicated thread, with a wake pipe so `stop()` interrupts
 /// a pending read at once, whatever the descriptor.
@@ -65,13 +65,11 @@ final class DescriptorLink: Sendable {
             onEnd(nil)
             return
         }
-        let thread = Thread { [self] in
+        SystemThread.detach(name: "bluedot-read-\(name)") { [self] in
             let failure = readLoop(onBytes)
             finish()
             onEnd(failure)
         }
-        thread.name = "bluedot-read-\(name)"
-        thread.start()
     }
 
     private func readLoop(_ onBytes: (ArraySlice<UInt8>) throws -> Void) -> (any Error)? {

@@ -1,4 +1,5 @@
-import Foundation
+import BlueDotCore
+import FoundationEssentials
 import LocationDisplay
 
 /// Writes locations as GPX 1.1 (https://www.topografix.com/GPX/1/1/): one track per target, in order of first
@@ -19,8 +20,6 @@ public enum GPXWriter {
             if byTarget[location.targetID] == nil { order.append(location.targetID) }
             byTarget[location.targetID, default: []].append(location)
         }
-        let time = ISO8601DateFormatter()
-        time.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var text = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="\(escaped(creator))" xmlns="http://www.topografix.com/GPX/1/1">
@@ -30,7 +29,7 @@ public enum GPXWriter {
             text += "  <trk>\n    <name>\(escaped(target))</name>\n    <trkseg>\n"
             for l in (byTarget[target] ?? []).sorted(by: { $0.timestamp < $1.timestamp }) {
                 text += "      <trkpt lat=\"\(fixed(l.latitude ?? 0))\" lon=\"\(fixed(l.longitude ?? 0))\">"
-                text += "<time>\(time.string(from: Date(timeIntervalSince1970: l.timestamp)))</time></trkpt>\n"
+                text += "<time>\(InternetTime.format(l.timestamp, fractionDigits: 3))</time></trkpt>\n"
             }
             text += "    </trkseg>\n  </trk>\n"
         }
@@ -38,7 +37,7 @@ public enum GPXWriter {
     }
 
     /// Degrees with 7 decimals (about a centimetre).
-    static func fixed(_ x: Double) -> String { String(format: "%.7f", x) }
+    static func fixed(_ x: Double) -> String { JSONText.fixed(x, decimals: 7) }
 
     /// Text safe in XML content and attributes.
     static func escaped(_ text: String) -> String {

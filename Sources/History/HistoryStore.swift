@@ -1,6 +1,6 @@
 import BlueDotCore
 import CSQLite
-import Foundation
+import FoundationEssentials
 import LocationDisplay
 import Logging
 
@@ -71,7 +71,7 @@ public final class HistoryStore: @unchecked Sendable {
     public let settings: Settings
     private let clock: any BlueDotClock
     private let logger: Logger
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     // Guarded by `condition`.
     private var queue: [Record] = []
     private var counters = Statistics()
@@ -100,15 +100,15 @@ public final class HistoryStore: @unchecked Sendable {
         self.logger = logger
         let filename: String
         if let path {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? ""
             if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
                 do {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 } catch {
-                    throw HistoryError(path: name, message: "cannot create the folder \(folder): \(error.localizedDescription)")
+                    throw HistoryError(path: name, message: "cannot create the folder \(folder): \(error)")
                 }
             }
-            filename = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+            filename = "file:" + Self.uriPath(path)
         } else {
             filename = "file:bluedot-history-\(UUID().uuidString)?mode=memory&cache=shared"
         }
@@ -117,9 +117,27 @@ public final class HistoryStore: @unchecked Sendable {
         let reader = try SQLiteConnection(filename: filename, path: name)
         if path == nil { try reader.execute("PRAGMA read_uncommitted = 1") }
         self.reader = LockedValue(reader)
-        let thread = Thread { [self] in runWriter() }
-        thread.name = "bluedot-history"
-        thread.start()
+        SystemThread.detach(name: "bluedot-history") { [self] in runWriter() }
+    }
+
+    /// `path` as the path of an SQLite URI filename: every byte but letters, digits, `-._~/` percent-encoded, so
+    /// that `?`, `#` and `%` in a folder's name stay part of it.
+    static func uriPath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 15)])
+            }
+        }
+        return out
     }
 
     deinit { close() }
@@ -236,7 +254,7 @@ public final class HistoryStore: @unchecked Sendable {
             condition.lock()
             let deadline = Date(timeIntervalSinceNow: settings.commitIntervalSeconds)
             while !closing && flushRequested == flushed && Date() < deadline {
-                _ = condition.wait(until: deadline)
+                condition.wait(untilSecondsSince1970: deadline.timeIntervalSince1970)
             }
             let batch = queue
             queue.removeAll(keepingCapacity: true)

@@ -1,5 +1,6 @@
 import BlueDotCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Plays the first track (or, without one, the first route) of a GPX 1.1 file, like ArcGIS Runtime's simulated
 /// source fed from GPX.

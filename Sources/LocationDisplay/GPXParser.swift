@@ -1,4 +1,5 @@
-import Foundation
+import BlueDotCore
+import FoundationEssentials
 
 /// Reads GPX 1.1 (BlueDot's own `XMLReader`): tracks, segments, routes and their points' `lat`, `lon`, `ele` and
 /// `time`. Prefixes such as `gpx:` are dropped; `extensions` and unknown elements are skipped.
@@ -23,13 +24,7 @@ public enum GPXParser {
         return try parse(data, file: path)
     }
 
-    /// Parses an ISO 8601 / RFC 3339 time such as `2024-05-01T10:00:00Z` or `2024-05-01T12:00:00.250+02:00`.
-    public static func parseTime(_ text: String) -> Double? {
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let date = plain.date(from: text) { return date.timeIntervalSince1970 }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)?.timeIntervalSince1970
-    }
+    /// Parses an ISO 8601 / RFC 3339 time such as `2024-05-01T10:00:00Z` or `2024-05-01T12:00:00.250+02:00`
+    /// (`InternetTime.parse`).
+    public static func parseTime(_ text: String) -> Double? { InternetTime.parse(text) }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The part of the map a front end shows: centre, scale, rotation and size in pixels. A value: `LocationDisplay`
 /// owns one and the web map follows it.

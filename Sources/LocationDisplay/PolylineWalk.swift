@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Samples a polyline walked at constant speed.
 struct PolylineWalk {

@@ -1,5 +1,5 @@
 import BlueDotCore
-import Foundation
+import FoundationEssentials
 
 /// A source that walks a polyline at a constant speed, or plays given locations, on an injected clock: for demos
 /// and tests, like ArcGIS Runtime's `SimulatedLocationDataSource`.

@@ -1,5 +1,6 @@
 import BlueDotCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The spherical Web Mercator projection, EPSG:3857, used by web maps.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import BlueDotCore
+import FoundationEssentials
 
 /// Hands batches from one producing thread to one consuming thread in order, holding at most `depth` batches
 /// (the producer waits when the consumer falls behind, so memory stays bounded).
@@ -6,7 +7,7 @@ import Foundation
 /// `bluedot decode` reads and decodes a recording on one thread and writes the JSON lines on another.
 final class BatchHandoff<Element: Sendable>: @unchecked Sendable {
     // @unchecked: `queue` and `finished` are only touched while `condition` is locked.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var queue: [[Element]] = []
     private var finished = false
     private let depth: Int

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import BlueDotCore
+import Dispatch
+import FoundationEssentials
 import HCI
 import HCILinux
 import Scanner
@@ -28,13 +30,12 @@ struct DecodeCommand: ParsableCommand {
         // same, so a recording decodes at nearly twice the pace on two cores.
         let handoff = BatchHandoff<Sighting>(depth: 4)
         let written = DispatchSemaphore(value: 0)
-        let writer = Thread {
+        SystemThread.detach(name: "bluedot-write") {
             while let batch = handoff.take() {
                 output.writeEach(batch.count) { k, buffer in batch[k].appendJSON(to: &buffer) }
             }
             written.signal()
         }
-        writer.start()
         var decoder = SightingDecoder()
         var records = 0
         var stoppedBy: BtsnoopFileError?

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueDotCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Gateway
 import Logging
 
@@ -55,7 +56,7 @@ struct DemoCommand: AsyncParsableCommand {
             var shown = address
             if shown.host == "0.0.0.0" || shown.host == "::" { shown.host = "127.0.0.1" }
             let line = "BlueDot demo: open http://\(shown)/\(token.map { "#token=\($0)" } ?? "")\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+            FileOutput.writeAll(STDOUT_FILENO, line)
         }
     }
 }

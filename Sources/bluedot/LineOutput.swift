@@ -1,5 +1,6 @@
 import BlueDotCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes lines to standard output through one buffer, safe from any thread.
 ///
@@ -50,18 +51,7 @@ final class LineOutput: Sendable {
     private func drain(_ buffer: inout [UInt8]) {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard !buffer.isEmpty, !closed.withLock({ $0 }) else { return }
-        let failed = buffer.withUnsafeBytes { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return true
-                }
-                offset += written
-            }
-            return false
-        }
+        let failed = buffer.withUnsafeBytes { !FileOutput.writeAll(STDOUT_FILENO, $0) }
         if failed {
             closed.withLock { $0 = true }
             onClosed()

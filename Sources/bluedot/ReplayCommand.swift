@@ -1,7 +1,8 @@
 import ArgumentParser
 import BeaconLocation
+import BlueDotCore
 import Formats
-import Foundation
+import FoundationEssentials
 import Positioning
 
 /// `bluedot replay`: observation JSONL in, location JSONL out, causal and byte-for-byte deterministic.
@@ -75,13 +76,13 @@ struct ReplayCommand: ParsableCommand {
             let outcome = try SurveyCalibration.calibrate(venue: site, surveys: surveys, strict: strict)
             for report in outcome.reports { Self.log("calibrate: \(report)") }
             let fit = outcome.result.site.model
-            Self.log(String(format: "calibrate: site measuredPower %.2f dBm, exponent %.3f, sigma %.2f dB, "
-                            + "%d anchors fitted", fit.measuredPowerDBm, fit.pathLossExponent,
-                            fit.shadowingSigmaDB, outcome.result.anchors.count))
+            func f(_ x: Double, _ decimals: Int) -> String { JSONText.fixed(x, decimals: decimals) }
+            Self.log("calibrate: site measuredPower \(f(fit.measuredPowerDBm, 2)) dBm, exponent "
+                     + "\(f(fit.pathLossExponent, 3)), sigma \(f(fit.shadowingSigmaDB, 2)) dB, "
+                     + "\(outcome.result.anchors.count) anchors fitted")
             if let b = outcome.bodyShadow {
-                Self.log(String(format: "calibrate: body shadow %.2f dB per component (%d scans; within a scan "
-                                + "%.2f dB)%@", b.sigmaDB, b.moments, b.withinSigmaDB,
-                                engine.usesBodyShadow ? "" : ", not used for moving targets"))
+                Self.log("calibrate: body shadow \(f(b.sigmaDB, 2)) dB per component (\(b.moments) scans; within a scan "
+                         + "\(f(b.withinSigmaDB, 2)) dB)\(engine.usesBodyShadow ? "" : ", not used for moving targets")")
             }
             site = outcome.venue
             if radiusCalibration {
@@ -97,14 +98,14 @@ struct ReplayCommand: ParsableCommand {
             }
             outcome.configure(&engine)
         }
-        var sink = try FixOutput(path: output)
+        var sink = try output.map { (path) throws(ValidationError) in try BufferedLines(creating: path) } ?? .standardOutput()
         if RecordingReplay.isRecording(path: input) {
             try replayRecording(site: site, engine: engine, sink: &sink)
             return
         }
         let replay = ReplayRun(venue: site, configuration: engine, targets: Set(targets), strict: strict)
-        let summary = try replay.run(path: input) { sink.write(LocationWriter.line($0)) }
-        try sink.close()
+        let summary = try replay.run(path: input) { sink.append(LocationWriter.line($0)) }
+        sink.close()
         Self.log("replay: \(summary.read)")
         Self.log("replay: \(summary.engine.fixes) fixes, \(summary.engine.outliers) outliers rejected, "
                  + "\(summary.engine.late) late, \(summary.engine.invalid) invalid, "
@@ -112,12 +113,12 @@ struct ReplayCommand: ParsableCommand {
     }
 
     /// A btsnoop recording through the scanner's decoder into the engine: target `self`, record times.
-    private func replayRecording(site: Venue, engine configuration: EngineConfiguration, sink: inout FixOutput) throws {
+    private func replayRecording(site: Venue, engine configuration: EngineConfiguration, sink: inout BufferedLines) throws {
         var engine = PositioningEngine(venue: site, configuration: configuration)
         let summary = try RecordingReplay.run(path: input, engine: &engine) { fix in
-            if targets.isEmpty || targets.contains(fix.target) { sink.write(LocationWriter.line(fix)) }
+            if targets.isEmpty || targets.contains(fix.target) { sink.append(LocationWriter.line(fix)) }
         }
-        try sink.close()
+        sink.close()
         Self.log("replay: \(input): \(summary.decoded.summary), \(summary.observations) observations")
         Self.log("replay: \(engine.counters.fixes) fixes, \(engine.counters.unknownAnchors) observations of beacons "
                  + "not in the venue, \(engine.counters.outliers) outliers rejected, \(engine.counters.late) late")
@@ -128,45 +129,8 @@ struct ReplayCommand: ParsableCommand {
     }
 
     static func log(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardError.write(text)
     }
 }
 
 extension EngineConfiguration.UpdateMethod: ExpressibleByArgument {}
-
-/// Buffered line output to stdout or a file.
-private struct FixOutput {
-    private let handle: FileHandle
-    private let ownsHandle: Bool
-    private var buffer: [UInt8] = []
-
-    init(path: String?) throws {
-        if let path {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw ValidationError("cannot create \(path)")
-            }
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            ownsHandle = true
-        } else {
-            handle = FileHandle.standardOutput
-            ownsHandle = false
-        }
-        buffer.reserveCapacity(1 << 16)
-    }
-
-    mutating func write(_ line: String) {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(0x0A)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    mutating func flush() {
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    mutating func close() throws {
-        flush()
-        if ownsHandle { try handle.close() }
-    }
-}

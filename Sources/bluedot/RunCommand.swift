@@ -1,6 +1,6 @@
 import ArgumentParser
 import ControllerOptions
-import Foundation
+import FoundationEssentials
 import Gateway
 import Logging
 

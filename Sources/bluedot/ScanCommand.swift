@@ -1,7 +1,8 @@
 import ArgumentParser
 import BlueDotCore
 import ControllerOptions
-import Foundation
+import FoundationEssentials
+import Glibc
 import Gateway
 import HCILinux
 import Logging

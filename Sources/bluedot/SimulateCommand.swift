@@ -1,6 +1,6 @@
 import ArgumentParser
 import Formats
-import Foundation
+import FoundationEssentials
 import Positioning
 
 /// `bluedot simulate`: synthetic observations for a venue and a track (docs/formats.md).
@@ -72,14 +72,8 @@ struct SimulateCommand: ParsableCommand {
             for i in tracks.indices where tracks[i].target == Observation.selfTarget { tracks[i].target = target }
         }
         guard !tracks.isEmpty else { throw ValidationError("\(track): no waypoints") }
-        var out = LineSink(handle: .standardOutput)
-        var truthOut: LineSink?
-        if let truth {
-            guard FileManager.default.createFile(atPath: truth, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: truth)
-            else { throw ValidationError("cannot create \(truth)") }
-            truthOut = LineSink(handle: handle)
-        }
+        var out = BufferedLines.standardOutput()
+        var truthOut = try truth.map { (path) throws(ValidationError) in try BufferedLines(creating: path) }
         var rng = Xoshiro256StarStar(seed: seed)
         var count = 0
         Simulator(venue: site, configuration: simulation).run(tracks: tracks, using: &rng) { packet in
@@ -88,31 +82,7 @@ struct SimulateCommand: ParsableCommand {
             count += 1
         }
         out.flush()
-        truthOut?.flush()
-        FileHandle.standardError.write(Data("simulate: seed \(seed), \(site.anchors.count) anchors, \(tracks.count) track(s), \(count) packets heard\n".utf8))
-    }
-}
-
-/// Buffers lines and writes them to a file handle in large blocks.
-private struct LineSink {
-    let handle: FileHandle
-    private var buffer = ""
-
-    init(handle: FileHandle) {
-        self.handle = handle
-    }
-
-    /// Adds a line (a newline is appended).
-    mutating func append(_ line: String) {
-        buffer += line
-        buffer += "\n"
-        if buffer.utf8.count >= 1 << 16 { flush() }
-    }
-
-    /// Writes what is buffered.
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer.utf8))
-        buffer = ""
+        truthOut?.close()
+        StandardError.write("simulate: seed \(seed), \(site.anchors.count) anchors, \(tracks.count) track(s), \(count) packets heard")
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Calls a handler on SIGINT or SIGTERM instead of letting the signal kill the process.
 final class StopSignals {

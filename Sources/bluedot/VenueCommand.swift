@@ -1,6 +1,6 @@
 import ArgumentParser
 import Formats
-import Foundation
+import FoundationEssentials
 import Positioning
 
 /// `bluedot venue`: venue files from other tools' site descriptions.
@@ -97,7 +97,7 @@ struct VenueImportCommand: ParsableCommand {
         do {
             try text.write(toFile: output, atomically: true, encoding: .utf8)
         } catch {
-            StandardError.write("bluedot venue import: cannot write \(output): \(error.localizedDescription)")
+            StandardError.write("bluedot venue import: cannot write \(output): \(error)")
             throw ExitCode.failure
         }
         for note in imported.notes { StandardError.write("bluedot venue import: \(note)") }

@@ -79,7 +79,7 @@ import Testing
         #expect(throws: JSONLinesError(file: "truth.jsonl", line: 3, message: "x: expected a finite number (column 15)")) {
             try TruthReader.read(source: MemoryChunkSource(Array(text.utf8)), name: "truth.jsonl")
         }
-        #expect(throws: JSONLinesError(file: "missing.jsonl", line: nil, message: "cannot open /nonexistent/missing.jsonl")) {
+        #expect(throws: JSONLinesError(file: "missing.jsonl", line: nil, message: "cannot open /nonexistent/missing.jsonl: No such file or directory")) {
             try TruthReader.read(path: "/nonexistent/missing.jsonl")
         }
     }

@@ -14,7 +14,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "BlueDotCore", path: "Linked/BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
@@ -28,7 +27,7 @@ let package = Package(
                 swiftSettings: strict),
         .systemLibrary(name: "CZlib", path: "Linked/CZlib", pkgConfig: "zlib"),
         .target(name: "Formats", dependencies: [
-                    "Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams"), "CZlib",
+                    "Positioning", "BlueDotCore", "CZlib",
                 ], path: "Linked/Formats", exclude: ["README.md"], swiftSettings: strict),
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], path: "Linked/LocationDisplay",
                 exclude: ["README.md"], swiftSettings: strict),

@@ -145,6 +145,11 @@ def file_seeds():
           "floors:\n  - id: first\n    name: First\n    bounds: [[0, 0, 0], [10, 8, 3]]\n    rooms:\n"
           "      - name: Office\n        points: [[0, 0], [5, 0], [5, 4], [0, 4]]\n"
           "nodes:\n  - name: office\n    point: [1, 1, 1]\n    floors: [\"first\"]\n")
+    write("espresense-config", "yaml-forms.yaml",
+          "%YAML 1.2\n---\ngps: &g {latitude: 38.9, longitude: -77.0, rotation: !!float 10}\n"
+          "copy: *g\nnote: |\n  kept\n   lines\nfolded: >-\n  one\n  two\n\n  three\n"
+          "floors:\n- id: 'g'\n  name: \"Ground \\u00e9\"\n  bounds: [\n    [0, 0, 0],  # low\n    [10, 8, 3]\n  ]\n"
+          "nodes:\n- name: plain value\n    going on\n  point: [1, 2, 1]\n  stationary: yes\n...\n")
     write("config", "solver.conf",
           "# a site's solver\nmqtt = 127.0.0.1:1883\nsite = home\nmode = tag\nvenue = /etc/bluedot/home.venue.json\n"
           "espresense = espresense\nlisten = 127.0.0.1:8080\nhistory = default\nhistory-retention = 7\n"
@@ -226,7 +231,9 @@ def dictionaries():
                                     "floors: [", "  - ", "    ", "[[", "]]", "- ", ": ", '"', "'", "&a", "*a", "!!str",
                                     "!!float", "~", ".inf", ".nan", "0x10", "---", "...", "mqtt:", "host:", "gps:",
                                     "latitude:", "longitude:", "elevation:", "rotation:", "map:", "optimization:",
-                                    "devices:", "exclude_devices:", "\n"])
+                                    "devices:", "exclude_devices:", "\n", "|", ">", "|-", ">+", "|2", "? ", "%YAML 1.2",
+                                    "\t", "{", "}", ", ", " #", "&b", "*b", "\\u00e9", "\\x41", "\\\n", "''", "\r\n",
+                                    "!<tag:yaml.org,2002:str>", "yes", "Off", "0o17", "-.inf"])
     keys = ["hci", "user-channel", "h4-tcp", "h4-tty", "baud", "replay", "observations", "simulate", "venue", "mode",
             "gateway-id", "listen", "record", "token", "insecure", "loop", "speed", "interval", "stale-after",
             "web-root", "leaflet", "mqtt", "publish", "site", "receiver", "mqtt-password-file", "mqtt-password",

@@ -20,12 +20,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "BlueDotCore", path: "BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
@@ -39,7 +38,7 @@ let package = Package(
                 swiftSettings: strict),
         .systemLibrary(name: "CZlib", path: "CZlib", pkgConfig: "zlib"),
         .target(name: "Formats", dependencies: [
-                    "Positioning", "BlueDotCore", .product(name: "Yams", package: "Yams"), "CZlib",
+                    "Positioning", "BlueDotCore", "CZlib",
                 ], path: "Formats", exclude: ["README.md"], swiftSettings: strict),
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], path: "LocationDisplay", exclude: ["README.md"],
                 swiftSettings: strict),
@@ -64,7 +63,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 log,
             ],
-            path: "Gateway", exclude: ["README.md"], resources: [.copy("Page"), .copy("Demo"), .copy("API")],
+            path: "Gateway", exclude: ["README.md", "Page", "Demo", "API"],
             swiftSettings: strict
         ),
         .testTarget(name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"],

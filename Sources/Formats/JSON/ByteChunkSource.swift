@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Positioning
 
 /// Something that hands out the bytes of a stream a chunk at a time (a file, or memory in tests).
@@ -28,32 +28,38 @@ public struct MemoryChunkSource: ByteChunkSource, Sendable {
 
 /// A file read sequentially in chunks, so that memory stays flat whatever the file's size.
 public final class FileChunkSource: ByteChunkSource {
-    private let handle: FileHandle
+    private let descriptor: Int32
     private let name: String
 
     /// Opens the file at `path`; `name` is how errors call it.
     public init(path: String, name: String) throws(JSONLinesError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw JSONLinesError(file: name, line: nil, message: "cannot open \(path)")
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw JSONLinesError(file: name, line: nil, message: "cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        self.handle = handle
+        self.descriptor = descriptor
         self.name = name
     }
 
     deinit {
-        try? handle.close()
+        _ = Glibc.close(descriptor)
     }
 
     /// Appends the next chunk read from the file.
     public func read(into buffer: inout [UInt8], maxCount: Int) throws(JSONLinesError) -> Int {
-        let data: Data?
-        do {
-            data = try handle.read(upToCount: maxCount)
-        } catch {
-            throw JSONLinesError(file: name, line: nil, message: "read failed: \(error)")
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: maxCount))
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + start, maxCount) }
+            if n >= 0 {
+                buffer.removeLast(maxCount - n)
+                return n
+            }
+            guard errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                buffer.removeLast(maxCount)
+                throw JSONLinesError(file: name, line: nil, message: "read failed: \(reason)")
+            }
         }
-        guard let data, !data.isEmpty else { return 0 }
-        buffer.append(contentsOf: data)
-        return data.count
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Positioning
 
 /// Reads small strict JSONL files (truth, locations) line by line: blank lines are skipped, any other bad line

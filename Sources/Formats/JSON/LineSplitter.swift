@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Positioning
 
 /// Splits a chunked byte stream into lines without holding more than one chunk plus one line in memory.

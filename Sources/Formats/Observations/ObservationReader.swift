@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Positioning
 
 /// Streams an observation or survey JSONL file in time order, counting every line it cannot use.

@@ -1,4 +1,5 @@
-import Foundation
+import BlueDotCore
+import FoundationEssentials
 import Positioning
 
 /// Leave-one-fold-out replays of a survey: each fold is replayed by an engine calibrated on the other folds
@@ -139,13 +140,13 @@ public struct HeldOutCalibration: Sendable {
 
         /// One paragraph for a terminal.
         public var text: String {
-            let bandText = bands.map { String(format: "%d+ anchors x%.3f (%d)", $0.anchors, $0.scale, $0.scores) }
+            func f(_ x: Double, _ decimals: Int) -> String { JSONText.fixed(x, decimals: decimals) }
+            let bandText = bands.map { "\($0.anchors)+ anchors x\(f($0.scale, 3)) (\($0.scores))" }
                 .joined(separator: ", ")
-            return String(format: "radius (%@, %d %@ folds held out, %d of %d truth points scored): held-out error "
-                          + "median %.2f m, p90 %.2f m; coverage68 %.3f with the calibrated radius (mean %.2f m), %.3f "
-                          + "with the engine's own (mean %.2f m); scales: %@",
-                          mode, folds, foldKind, scored, truthPoints, median, p90, coverage68, meanRadius,
-                          uncalibratedCoverage68, uncalibratedMeanRadius, bandText)
+            return "radius (\(mode), \(folds) \(foldKind) folds held out, \(scored) of \(truthPoints) truth points "
+                + "scored): held-out error median \(f(median, 2)) m, p90 \(f(p90, 2)) m; coverage68 \(f(coverage68, 3)) "
+                + "with the calibrated radius (mean \(f(meanRadius, 2)) m), \(f(uncalibratedCoverage68, 3)) with the "
+                + "engine's own (mean \(f(uncalibratedMeanRadius, 2)) m); scales: \(bandText)"
         }
     }
 

@@ -1,5 +1,3 @@
-import Yams
-
 /// Why an ESPresense-companion configuration could not be imported: the file, the line, the field path and the
 /// problem. Its description reads `config.yaml:57: nodes[3].point: expected [x, y, z]`.
 public struct ESPresenseConfigError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -21,18 +19,8 @@ public struct ESPresenseConfigError: Error, Sendable, Hashable, CustomStringConv
     }
 
     /// A YAML syntax error, at its line (the column goes in the message).
-    init(yaml error: YamlError, file: String) {
-        switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
-            let during = context.map { " (\($0.text))" } ?? ""
-            self.init(file: file, line: mark.line, path: "", message: "\(problem)\(during) (column \(mark.column))")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            self.init(file: file, line: context.mark.line, path: "",
-                      message: "duplicate key \(duplicates.sorted().joined(separator: ", "))")
-        default:
-            self.init(file: file, line: nil, path: "", message: "\(error)")
-        }
+    init(yaml error: YAMLSyntaxError, file: String) {
+        self.init(file: file, line: error.line, path: "", message: "\(error.message) (column \(error.column))")
     }
 
     /// `file:line: path: message`, leaving out what is unknown.

@@ -1,6 +1,5 @@
-import Foundation
+import FoundationEssentials
 import Positioning
-import Yams
 
 /// Turns an ESPresense-companion configuration (its `config.yaml`) into a BlueDot venue, so that the nodes an
 /// ESPresense user has placed become the anchors of tag mode (`docs/formats.md`, "ESPresense").
@@ -48,7 +47,7 @@ public enum ESPresenseConfigImport {
             try plan.addNode(node, index: i)
         }
         guard !plan.anchors.isEmpty else {
-            throw ESPresenseConfigError(file: file, line: root.node.mark?.line, path: "nodes",
+            throw ESPresenseConfigError(file: file, line: root.node.line, path: "nodes",
                                         message: "no enabled, stationary node with a point")
         }
         let origin = try origin(root.optional("gps"), notes: &plan.notes)
@@ -95,14 +94,12 @@ public enum ESPresenseConfigImport {
     }
 
     /// The first YAML document, its syntax errors located.
-    private static func document(_ yaml: String, file: String) throws(ESPresenseConfigError) -> Yams.Node {
-        let parsed: Yams.Node?
-        do {
-            parsed = try Yams.compose(yaml: yaml)
-        } catch let error as YamlError {
-            throw ESPresenseConfigError(yaml: error, file: file)
+    private static func document(_ yaml: String, file: String) throws(ESPresenseConfigError) -> YAMLNode {
+        let parsed: YAMLNode?
+        do throws(YAMLSyntaxError) {
+            parsed = try YAMLReader.document(yaml)
         } catch {
-            throw ESPresenseConfigError(file: file, line: nil, path: "", message: "\(error)")
+            throw ESPresenseConfigError(yaml: error, file: file)
         }
         guard let parsed else {
             throw ESPresenseConfigError(file: file, line: nil, path: "", message: "no YAML document")

@@ -1,4 +1,5 @@
-import Foundation
+import BlueDotCore
+import FoundationEssentials
 import Positioning
 
 /// Turns a GeoJSON FeatureCollection of room outlines (RFC 7946) into a venue's rooms and floors
@@ -125,7 +126,7 @@ public enum GeoJSONImport {
             if case .string(let text) = c.value {
                 // The bound of a number level too: a venue file could not hold a larger floor (the geojson fuzz
                 // target wrote one, "0…06148914691236517201", and the venue did not load back).
-                guard let n = Int(text.trimmingCharacters(in: .whitespaces)),
+                guard let n = Int(text.trimmingBlanks()),
                       Double(n.magnitude) < JSONCursor.integerMagnitudeLimit else {
                     throw c.error("expected an integer level, got \"\(text)\"")
                 }

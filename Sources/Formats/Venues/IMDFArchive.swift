@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The files of an IMDF archive (`manifest.json`, `venue.geojson`, `level.geojson`, `unit.geojson`, ...), read
 /// from a folder or from the `.zip` IMDF is distributed as. Only the files the import reads are kept.
@@ -33,11 +33,11 @@ public struct IMDFArchive: Sendable, Hashable {
     /// Reads the archive at `path`: a folder, or a zip file.
     public static func open(path: String) throws(VenueImportError) -> IMDFArchive {
         let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw VenueImportError(file: url.lastPathComponent, message: "cannot read \(path): no such file or folder")
         }
-        return isDirectory.boolValue ? try folder(url) : try zip(url)
+        return isDirectory ? try folder(url) : try zip(url)
     }
 
     /// The files of a folder.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Positioning
 
 /// Reads and validates venue files (`docs/formats.md`, "Venue file").

@@ -1,4 +1,5 @@
-import Foundation
+import BlueDotCore
+import FoundationEssentials
 
 /// Reads the `key = value` configuration format: one setting per line, `#` starts a comment, blank lines are
 /// ignored, values may be double-quoted (needed for a `#` or surrounding spaces). Keys are the long flag names of
@@ -19,8 +20,8 @@ public enum ConfigurationFile {
             guard let equals = line.firstIndex(of: "=") else {
                 throw ConfigurationError(location: location, reason: .syntax("expected key = value"))
             }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingBlanks()
+            var value = line[line.index(after: equals)...].trimmingBlanks()
             guard !key.isEmpty else { throw ConfigurationError(location: location, reason: .syntax("missing key")) }
             if value.hasPrefix("\"") {
                 guard value.count >= 2, value.hasSuffix("\"") else {

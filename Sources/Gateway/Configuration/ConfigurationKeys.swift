@@ -1,4 +1,5 @@
-import Foundation
+import BlueDotCore
+import FoundationEssentials
 import Site
 /// The table of configuration keys: each key's name, type and how it sets a `GatewayConfiguration`.
 /// Shared by the file parser and the command-line overrides.
@@ -142,7 +143,7 @@ public enum ConfigurationKeys {
         case "ha-names":
             // `tag-1=Alice's keys, tag-2=Bob`: friendly names by target id.
             for pair in value.split(separator: ",") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                     throw .badValue("ha-names is target=Name pairs separated by commas, got \"\(pair)\"")
                 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a file the venue names (a floor plan): a regular file, at most 32 MiB.
 enum FileManagerReader {

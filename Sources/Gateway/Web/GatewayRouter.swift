@@ -142,7 +142,7 @@ public enum GatewayRouter {
             let document = FileManagerReader.read(GatewayResources.openAPIDocument)
             return { _, _ in
                 guard let document else {
-                    return problem(.internalServerError, "the OpenAPI document is missing from the resource bundle")
+                    return problem(.internalServerError, GatewayResources.missingMessage)
                 }
                 var headers = HTTPFields()
                 headers[.contentType] = "application/json"

@@ -1,6 +1,6 @@
 import BeaconLocation
 import BlueDotCore
-import Foundation
+import FoundationEssentials
 import Formats
 import History
 import Hummingbird

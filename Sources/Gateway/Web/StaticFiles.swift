@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The files the daemon serves besides the API: the web page (read into memory at start-up from its own
 /// folder, so nothing else can be reached) and Leaflet from Debian's libjs-leaflet folder (each request checked
@@ -25,9 +25,9 @@ public struct StaticFiles: Sendable {
         let root = URL(fileURLWithPath: webRoot)
         for name in (try? fm.contentsOfDirectory(atPath: webRoot)) ?? [] where !name.hasPrefix(".") {
             let url = root.appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
+            if isDirectory {
                 for inner in (try? fm.contentsOfDirectory(atPath: url.path)) ?? [] where !inner.hasPrefix(".") {
                     let innerURL = url.appendingPathComponent(inner)
                     if let data = fm.contents(atPath: innerURL.path) {
@@ -56,8 +56,8 @@ public struct StaticFiles: Sendable {
         let url = URL(fileURLWithPath: leafletRoot).appendingPathComponent(segments.joined(separator: "/"))
         let resolved = url.resolvingSymlinksInPath().path
         guard resolved.hasPrefix(leafletRoot + "/") else { return nil }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory,
             let data = FileManager.default.contents(atPath: resolved)
         else { return nil }
         return File(bytes: Array(data), contentType: Self.contentType(resolved))

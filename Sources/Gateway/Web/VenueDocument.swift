@@ -1,6 +1,6 @@
 import BeaconLocation
 import BlueDotCore
-import Foundation
+import FoundationEssentials
 import LocationDisplay
 import Positioning
 

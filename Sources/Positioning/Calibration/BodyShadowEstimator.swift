@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Measures from a survey how strongly a carrier's body shades the anchors behind it.
 ///

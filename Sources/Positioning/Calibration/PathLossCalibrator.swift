@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Fits measuredPower, pathLossExponent and the shadowing sigma from a survey, per anchor and site-wide.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A site model of each anchor's place-dependent bias: a smooth map of what the log-distance model gets wrong.
 ///

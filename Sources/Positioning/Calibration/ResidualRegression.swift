@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The Gaussian-process regression behind one `ResidualField.Layer`: one anchor's survey residuals, binned.
 ///

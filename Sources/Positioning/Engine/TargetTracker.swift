@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The state of one target: per-anchor RSSI filters, the Kalman filter, the floor and its fix grid.
 ///

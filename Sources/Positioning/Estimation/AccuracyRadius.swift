@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The radius of the circle centred on the mean that holds a given share of a 2-D Gaussian.
 ///

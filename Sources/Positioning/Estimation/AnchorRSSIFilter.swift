@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Causal outlier-resistant filtering of one anchor's RSSI for one target, in bounded memory.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension ConstantVelocityKalman {
     /// Scales the velocity down to at most `maximum` m/s (a walker or robot does not go faster).

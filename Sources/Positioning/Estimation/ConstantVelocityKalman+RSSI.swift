@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ConstantVelocityKalman {
     /// The outcome of a direct RSSI update.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A Kalman filter over horizontal position and velocity, `x = [pₓ, p_y, vₓ, v_y]`, with constant-velocity
 /// dynamics driven by white acceleration noise.

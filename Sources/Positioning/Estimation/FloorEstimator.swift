@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The floor a target is on, from the anchors it hears, with hysteresis so that it does not flicker.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The exact posterior of the position on a grid over the venue, for the cases a Gaussian serves badly.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Interacting multiple model (IMM) estimator over constant-velocity filters that differ in process noise.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A small dense row-major matrix for the estimators' normal equations (sizes 1 to 4).
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PathLossModel {
     /// dRSSI/dd at a distance, dB per metre: `-10 n / (d ln 10)` (the model's derivative).

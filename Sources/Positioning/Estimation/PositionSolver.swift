@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Robust maximum a posteriori solver for a state whose first two entries are the horizontal position.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One anchor's RSSI as a measurement of the target's horizontal position, through the log-distance model.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The linear random effects of one grid cell: an RSSI offset common to all anchors and a body-shadow term
 /// `a cos φ + b sin φ`, each with a zero-mean Gaussian prior; up to three unknowns, solved by Cholesky.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Robust losses for M-estimation by iteratively reweighted least squares.
 ///

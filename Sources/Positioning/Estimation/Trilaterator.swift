@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A single position fix from the RSSI of the anchors heard: robust weighted nonlinear least squares.
 ///

@@ -1,5 +1,6 @@
 import BlueDotCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A particle filter over horizontal position and velocity whose particles cross walls only through openings
 /// (`WallMap`): the motion model of a target in a venue drawn with rooms.

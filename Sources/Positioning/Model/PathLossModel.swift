@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The log-distance path-loss model: `rssi(d) = measuredPower - 10 n log10(d / 1 m)`.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The venue's rooms prepared for point tests: each room's rings (outer and holes) with its bounding box, and the
 /// probability that a fix lies in each room given its position and 68% radius.

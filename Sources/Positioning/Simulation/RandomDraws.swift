@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The continuous draws simulations need, from any `RandomNumberGenerator` (seeded ones in tests and tools).
 public enum RandomDraws {

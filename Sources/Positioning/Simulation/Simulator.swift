@@ -1,5 +1,6 @@
 import BlueDotCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Generates the observations a venue's anchors would log for targets moving along tracks.
 ///
