@@ -16,14 +16,11 @@ public final class LockedValue<Value>: @unchecked Sendable {
     /// Creates the lock around an initial value.
     public init(_ value: Value) {
         stored = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        mutex = POSIXMutex.make()
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        POSIXMutex.destroy(mutex)
     }
 
     /// Runs `body` with exclusive access to the value and returns its result.

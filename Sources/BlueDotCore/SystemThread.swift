@@ -52,9 +52,7 @@ public final class ThreadCondition: @unchecked Sendable {
 
     /// Creates an unlocked mutex and its condition.
     public init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        mutex = POSIXMutex.make()
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
@@ -63,8 +61,7 @@ public final class ThreadCondition: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(condition)
         condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        POSIXMutex.destroy(mutex)
     }
 
     /// Takes the lock.
@@ -90,4 +87,19 @@ public final class ThreadCondition: @unchecked Sendable {
 
     /// Wakes every waiter.
     public func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// A pthread mutex in memory of its own (a mutex must not move), for `LockedValue` and `ThreadCondition`.
+enum POSIXMutex {
+    static func make() -> UnsafeMutablePointer<pthread_mutex_t> {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        return mutex
+    }
+
+    static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
 }

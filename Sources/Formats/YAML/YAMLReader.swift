@@ -375,11 +375,8 @@ struct YAMLReader {
     /// A quoted scalar, or a plain one up to the end of its line (or in flow context up to an indicator).
     /// Returns its text and whether it was plain.
     private mutating func scalarOnLine(flow: Bool) throws(YAMLSyntaxError) -> (String, Bool) {
-        switch byte() {
-        case UInt8(ascii: "'"): return (try singleQuoted(), false)
-        case UInt8(ascii: "\""): return (try doubleQuoted(), false)
-        default: return (try plainOnLine(flow: flow), true)
-        }
+        if byte() == UInt8(ascii: "'") || byte() == UInt8(ascii: "\"") { return (try quoted(), false) }
+        return (try plainOnLine(flow: flow), true)
     }
 
     /// `continuing`: a continuation line of a plain scalar, whose first character may be an indicator.
@@ -441,16 +438,16 @@ struct YAMLReader {
         }
     }
 
-    private mutating func singleQuoted() throws(YAMLSyntaxError) -> String {
+    /// A single- or double-quoted scalar: `''` is a quote in the first, backslash escapes work in the second,
+    /// and line breaks fold in both.
+    private mutating func quoted() throws(YAMLSyntaxError) -> String {
+        let quote = bytes[i]
         let openLine = line, openColumn = column
         i += 1
         var out: [UInt8] = []
-        while true {
-            guard let b = byte() else {
-                throw YAMLSyntaxError(line: openLine, column: openColumn + 1, message: "a quoted value is not closed")
-            }
-            if b == UInt8(ascii: "'") {
-                if byte(1) == UInt8(ascii: "'") {
+        while let b = byte() {
+            if b == quote {
+                if quote == UInt8(ascii: "'"), byte(1) == quote {
                     out.append(b)
                     i += 2
                     continue
@@ -460,34 +457,14 @@ struct YAMLReader {
             }
             if b == 0x0A {
                 fold(&out)
-                continue
-            }
-            out.append(b)
-            i += 1
-        }
-    }
-
-    private mutating func doubleQuoted() throws(YAMLSyntaxError) -> String {
-        let openLine = line, openColumn = column
-        i += 1
-        var out: [UInt8] = []
-        while true {
-            guard let b = byte() else {
-                throw YAMLSyntaxError(line: openLine, column: openColumn + 1, message: "a quoted value is not closed")
-            }
-            switch b {
-            case UInt8(ascii: "\""):
-                i += 1
-                return String(decoding: out, as: UTF8.self)
-            case 0x0A:
-                fold(&out)
-            case UInt8(ascii: "\\"):
+            } else if b == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
                 try escape(&out)
-            default:
+            } else {
                 out.append(b)
                 i += 1
             }
         }
+        throw YAMLSyntaxError(line: openLine, column: openColumn + 1, message: "a quoted value is not closed")
     }
 
     /// A line break inside quotes: trailing blanks dropped, the break a space, each empty line after it a break.
