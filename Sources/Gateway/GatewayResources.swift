@@ -14,22 +14,27 @@ import Glibc
 /// Foundation and ICU into the daemon (8 MiB resident) for three paths.
 public enum GatewayResources {
     /// The folder the files were found in, or nil (`searched` says where it looked).
-    public static let root: String? = searched.first { FileManager.default.fileExists(atPath: $0 + "/API/openapi.json") }
+    public static let root: String? = firstHolding(searched)
 
     /// The folders looked in, in order.
     public static var searched: [String] {
+        folders(given: getenv("BLUEDOT_RESOURCES").map { String(cString: $0) }, executableFolder: executableFolder,
+                sourceFolder: parent(of: #filePath))
+    }
+
+    /// The search order for a given `$BLUEDOT_RESOURCES`, executable's folder and source folder.
+    static func folders(given: String?, executableFolder: String?, sourceFolder: String) -> [String] {
         var folders: [String] = []
-        if let given = getenv("BLUEDOT_RESOURCES").map({ String(cString: $0) }), !given.isEmpty {
-            folders.append(given)
-        }
-        if let executable = executableFolder {
-            folders.append(parent(of: executable) + "/share/bluedot")
-        }
-        folders.append(parent(of: #filePath))
-        if let executable = executableFolder {
-            folders.append(executable + "/BlueDot_Gateway.resources")
-        }
+        if let given, !given.isEmpty { folders.append(given) }
+        if let executableFolder { folders.append(parent(of: executableFolder) + "/share/bluedot") }
+        folders.append(sourceFolder)
+        if let executableFolder { folders.append(executableFolder + "/BlueDot_Gateway.resources") }
         return folders
+    }
+
+    /// The first of `folders` that holds `API/openapi.json`.
+    static func firstHolding(_ folders: [String]) -> String? {
+        folders.first { FileManager.default.fileExists(atPath: $0 + "/API/openapi.json") }
     }
 
     /// The web page's folder.
@@ -40,8 +45,10 @@ public enum GatewayResources {
     public static var openAPIDocument: String { (root ?? searched[0]) + "/API/openapi.json" }
 
     /// Why the files are missing, for a startup error: every folder looked in.
-    public static var missingMessage: String {
-        "the gateway's files (Page/, Demo/, API/openapi.json) are in none of: " + searched.joined(separator: ", ")
+    public static var missingMessage: String { missingMessage(searched) }
+
+    static func missingMessage(_ folders: [String]) -> String {
+        "the gateway's files (Page/, Demo/, API/openapi.json) are in none of: " + folders.joined(separator: ", ")
             + "; install them (README, \"Running as a service\") or set BLUEDOT_RESOURCES"
     }
 
@@ -54,7 +61,7 @@ public enum GatewayResources {
     }
 
     /// A path without its last component (`/a/b/c` → `/a/b`; `/a` → `/`).
-    private static func parent(of path: String) -> String {
+    static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
