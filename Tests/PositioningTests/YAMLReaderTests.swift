@@ -44,6 +44,10 @@ import Testing
         ("\"quoted key\": 1\n'single': 2\n", #"{quoted key: "1", single: "2"}"#, true),
         ("a:\n  - x\n   - y\nb: [1 2, {c d: e}]\n", #"{a: ["x - y"], b: ["1 2", {c d: "e"}]}"#, true),
         ("a: 1\n  - b\n", #"{a: "1 - b"}"#, true),
+        ("a: 1\rb: 2\r", #"{a: "1", b: "2"}"#, true),
+        ("k: |\n  x", "{k: 'x'}", true),
+        ("k: |+\n  x\n", "{k: 'x\n'}", true),
+        ("k: >1\n  *", "{k: ' *'}", true),
         ("floors: [\"first\", \"second\"]\n", "{floors: ['first', 'second']}", true),
         ("# nothing but a comment\n", "none", true),
         ("", "none", true),
@@ -92,6 +96,10 @@ import Testing
              YAMLSyntaxError(line: 3, column: 2, message: "unexpected indentation: this mapping's keys start at column 1")),
             ("a: 1\n# c\n  b\n", YAMLSyntaxError(line: 3, column: 3, message: "unexpected indentation: this mapping's keys start at column 1")),
             ("a: [1, 2\n", YAMLSyntaxError(line: 1, column: 4, message: "the list opened here is not closed with ']'")),
+            ("%YAML 1.2\na: 1\n", YAMLSyntaxError(line: 2, column: 1, message: "a directive (%) must be followed by '---'")),
+            ("%YAML one\n---\na: 1\n", YAMLSyntaxError(line: 1, column: 1, message: "expected a version after %YAML (%YAML 1.2)")),
+            ("a: &x[1]\n", YAMLSyntaxError(line: 1, column: 6, message: "expected a space after the anchor &x")),
+            ("a: !<> x\n", YAMLSyntaxError(line: 1, column: 6, message: "a verbatim tag '!<...>' is not closed or empty")),
             ("a: [1, 2}\n", YAMLSyntaxError(line: 1, column: 9, message: "expected ',' or ']' in the list opened at line 1, got '}'")),
         ]
         for (yaml, expected) in cases {

@@ -5,8 +5,8 @@
 /// literal and folded block scalars (`|`, `>`, with chomping and indentation indicators), comments, anchors and
 /// aliases, tags (`!!str` keeps a scalar text; other tags are read and ignored), directives and the `---`/`...`
 /// markers of a single document. It refuses, with the line and column: tabs that indent, duplicate keys, complex
-/// keys (`?`), a second document, more than 100 levels of nesting, and aliases that would copy more than
-/// 100,000 nodes ("billion laughs"). Text is UTF-8; `\r\n` counts as `\n`.
+/// keys (`?`), a second document, directives without `---`, more than 100 levels of nesting, and aliases that
+/// would copy more than 100,000 nodes ("billion laughs"). Text is UTF-8; `\r\n` and a lone `\r` count as `\n`.
 ///
 /// Why not Yams (libyaml): Yams imports Foundation, which would load Foundation and ICU (8 MiB resident) into
 /// the daemon for the one file it reads.
@@ -33,8 +33,12 @@ struct YAMLReader {
         bytes.reserveCapacity(text.utf8.count)
         var previous: UInt8 = 0
         for b in text.utf8 {
-            if b == 0x0A, previous == 0x0D { bytes.removeLast() }
-            bytes.append(b)
+            // A line break is LF, CR LF or a CR alone.
+            if b == 0x0A, previous == 0x0D {
+                previous = b
+                continue
+            }
+            bytes.append(b == 0x0D ? 0x0A : b)
             previous = b
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
@@ -133,11 +137,24 @@ struct YAMLReader {
 
     private mutating func readDocument() throws(YAMLSyntaxError) -> YAMLNode? {
         guard try skipToContent() else { return nil }
+        var directives = false
         while column == 0, byte() == UInt8(ascii: "%") {
+            let start = i
             while let b = byte(), b != 0x0A { i += 1 }
-            guard try skipToContent() else { return nil }
+            let words = String(decoding: bytes[start..<i], as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if words.first == "%YAML" {
+                let version = words.count > 1 ? words[1].split(separator: ".", omittingEmptySubsequences: false) : []
+                guard version.count == 2, version.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && UInt($0) != nil })
+                else {
+                    i = start
+                    throw error("expected a version after %YAML (%YAML 1.2)")
+                }
+            }
+            directives = true
+            guard try skipToContent() else { throw error("a directive (%) must be followed by '---'") }
         }
         var explicit = false
+        if directives, !atMarker(UInt8(ascii: "-")) { throw error("a directive (%) must be followed by '---'") }
         if atMarker(UInt8(ascii: "-")) {
             i += 3
             explicit = true
@@ -168,7 +185,7 @@ struct YAMLReader {
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
         let startLine = line, startColumn = column
-        let (anchor, tagKeepsText) = try properties()
+        let (anchor, tagKeepsText) = try properties(flow: false)
         var node: YAMLNode
         if anchor != nil || tagKeepsText != nil, atEnd || byte() == 0x0A || byte() == UInt8(ascii: "#") {
             // Properties alone on their line: the node follows, indented.
@@ -317,7 +334,8 @@ struct YAMLReader {
 
     /// An anchor (`&name`) and a tag (`!!str`, `!local`, `!<verbatim>`) in either order. The tag's part is
     /// nil without a tag, true for `!!str` (the scalar stays text), false for any other tag.
-    private mutating func properties() throws(YAMLSyntaxError) -> (anchor: String?, keepsText: Bool?) {
+    /// A property ends at a blank, or in brackets (`flow`) also at `,`, `]` or `}`.
+    private mutating func properties(flow: Bool) throws(YAMLSyntaxError) -> (anchor: String?, keepsText: Bool?) {
         var anchor: String?
         var keepsText: Bool?
         while let b = byte(), b == UInt8(ascii: "&") || b == UInt8(ascii: "!") {
@@ -326,23 +344,32 @@ struct YAMLReader {
                 i += 1
                 let name = name()
                 guard !name.isEmpty else { throw error("an anchor needs a name after '&'") }
+                try endOfProperty(flow: flow, "the anchor &\(name)")
                 anchor = name
             } else {
                 guard keepsText == nil else { throw error("two tags on one node") }
                 let start = i
                 if byte(1) == UInt8(ascii: "<") {
                     while let c = byte(), c != UInt8(ascii: ">"), c != 0x0A { i += 1 }
-                    guard byte() == UInt8(ascii: ">") else { throw error("a verbatim tag '!<' is not closed") }
+                    guard byte() == UInt8(ascii: ">"), i > start + 2 else { throw error("a verbatim tag '!<...>' is not closed or empty") }
                     i += 1
                 } else {
+                    // YAML 1.2's tag characters leave out the flow indicators, in brackets or not.
                     while !isBlank(byte()), !isFlowIndicator(byte()) { i += 1 }
                 }
                 let tag = String(decoding: bytes[start..<i], as: UTF8.self)
+                try endOfProperty(flow: flow, "the tag \(tag)")
                 keepsText = tag == "!!str" || tag == "!<tag:yaml.org,2002:str>"
             }
             skipInlineSpace()
         }
         return (anchor, keepsText)
+    }
+
+    /// What may follow an anchor or a tag: a blank, or in brackets the end of the node.
+    private func endOfProperty(flow: Bool, _ what: String) throws(YAMLSyntaxError) {
+        guard isBlank(byte()) || (flow && [UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}")].contains(byte()!))
+        else { throw error("expected a space after \(what)") }
     }
 
     /// An anchor's or alias's name: up to a blank or a flow indicator.
@@ -539,12 +566,14 @@ struct YAMLReader {
         var contentIndent = indicated.map { max(parentIndent, 0) + $0 }
         var lines: [[UInt8]] = []
         var trailingBreaks = 0
+        var lastContentEnd: Int?
         while byte() == 0x0A {
             let saved = (i, line, lineStart)
             advance()
             var spaces = 0
             while byte() == UInt8(ascii: " ") { i += 1; spaces += 1 }
-            if atEnd || byte() == 0x0A {
+            if atEnd { break } // spaces after the text's last line break: no line
+            if byte() == 0x0A {
                 lines.append([])
                 continue
             }
@@ -563,7 +592,10 @@ struct YAMLReader {
             let start = lineStart + indent
             while let b = byte(), b != 0x0A { i += 1 }
             lines.append(Array(bytes[start..<i]))
+            lastContentEnd = i
         }
+        // Whether the last line of text ends with a line break (not at the end of the file).
+        let broken = lastContentEnd.map { $0 < bytes.count } ?? false
         // Empty lines at the end belong to the chomping; the last break before the next node is not the text's.
         while let last = lines.last, last.isEmpty {
             lines.removeLast()
@@ -596,8 +628,8 @@ struct YAMLReader {
         if !lines.isEmpty {
             switch chomp {
             case UInt8(ascii: "-"): break
-            case UInt8(ascii: "+"): out += Array(repeating: 0x0A, count: 1 + trailingBreaks)
-            default: out.append(0x0A)
+            case UInt8(ascii: "+"): out += Array(repeating: 0x0A, count: (broken ? 1 : 0) + trailingBreaks)
+            default: if broken { out.append(0x0A) }
             }
         } else if chomp == UInt8(ascii: "+") {
             out += Array(repeating: 0x0A, count: trailingBreaks)
@@ -697,7 +729,7 @@ struct YAMLReader {
 
     private mutating func flowNode() throws(YAMLSyntaxError) -> YAMLNode {
         let startLine = line, startColumn = column
-        let (anchor, keepsText) = try properties()
+        let (anchor, keepsText) = try properties(flow: true)
         skipFlowSpace()
         var node: YAMLNode
         switch byte() {
