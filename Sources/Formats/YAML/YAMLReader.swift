@@ -136,6 +136,7 @@ struct YAMLReader {
     // MARK: Document
 
     private mutating func readDocument() throws(YAMLSyntaxError) -> YAMLNode? {
+        try checkPrintable()
         guard try skipToContent() else { return nil }
         var directives = false
         while column == 0, byte() == UInt8(ascii: "%") {
@@ -174,6 +175,27 @@ struct YAMLReader {
         }
         if atMarker(UInt8(ascii: "-")) { throw error("a second document (---): only one is read") }
         throw error("unexpected \(describeHere()) after the document's top node")
+    }
+
+    /// YAML's characters are printable: no C0 control but tab and line breaks, no DEL, no C1 control but NEL
+    /// (U+0085). Quoted text may still write any of them as an escape.
+    private func checkPrintable() throws(YAMLSyntaxError) {
+        var line = 1, lineStart = 0
+        for k in bytes.indices {
+            let b = bytes[k]
+            if b == 0x0A {
+                line += 1
+                lineStart = k + 1
+                continue
+            }
+            let c1 = b == 0xC2 && k + 1 < bytes.count && (0x80...0x9F).contains(bytes[k + 1]) && bytes[k + 1] != 0x85
+            if (b < 0x20 && b != 9) || b == 0x7F || c1 {
+                let code = c1 ? UInt32(bytes[k + 1]) : UInt32(b)
+                let hex = String(code, radix: 16, uppercase: true)
+                throw YAMLSyntaxError(line: line, column: k - lineStart + 1,
+                                      message: "the control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) is not allowed in YAML; write it as an escape in double quotes")
+            }
+        }
     }
 
     // MARK: Block context
