@@ -46,6 +46,23 @@ func fix(_ target: String, _ t: Double, room: String? = nil, probability: Double
         #expect(try store.fixes(HistoryQuery(target: "nobody")).records.isEmpty)
     }
 
+    /// A folder whose name holds what an SQLite URI reads specially (`?`, `#`, `%`, a space, UTF-8): the database
+    /// is made there, under that name, and nowhere else.
+    @Test func folderNamesWithURICharacters() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bluedot-history-\(UUID().uuidString)/a b?c#d%41é")
+        let path = folder.appendingPathComponent("h.sqlite").path
+        #expect(HistoryStore.uriPath("/t/a b?c#d%41é") == "/t/a%20b%3Fc%23d%2541%C3%A9")
+        let store = try HistoryStore(path: path, clock: clock)
+        store.record([fix("a", 1)])
+        store.flush()
+        store.close()
+        #expect(FileManager.default.fileExists(atPath: path))
+        let reopened = try HistoryStore(path: path, clock: clock)
+        defer { reopened.close() }
+        #expect(try reopened.fixes(HistoryQuery(target: "a")).records.map(\.timestamp) == [1])
+    }
+
     /// Keyset pages: every fix once, in order, with inserts between pages (newer fixes do not shift the older
     /// pages of a newest-first walk; an oldest-first walk picks them up at its end); ranges are inclusive.
     @Test func pagesAreStableUnderInserts() throws {
