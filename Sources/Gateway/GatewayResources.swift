@@ -32,9 +32,9 @@ public enum GatewayResources {
         return folders
     }
 
-    /// The first of `folders` that holds `API/openapi.json`.
+    /// The first of `folders` that holds a readable `API/openapi.json`.
     static func firstHolding(_ folders: [String]) -> String? {
-        folders.first { FileManager.default.fileExists(atPath: $0 + "/API/openapi.json") }
+        folders.first { access($0 + "/API/openapi.json", R_OK) == 0 }
     }
 
     /// The web page's folder.

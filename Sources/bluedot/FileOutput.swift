@@ -27,14 +27,19 @@ enum FileOutput {
     }
 }
 
-/// Lines buffered in blocks of 64 KiB and written to standard output or to a file the command creates.
+/// Lines buffered in blocks of 64 KiB and written to standard output or to a file the command creates. A write
+/// that fails (a full disk) is remembered, and `close()` throws it, naming the file.
 struct BufferedLines {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    private let name: String
     private var buffer: [UInt8] = []
+    private var failure: String?
 
     /// Lines to standard output.
-    static func standardOutput() -> BufferedLines { BufferedLines(descriptor: STDOUT_FILENO, owns: false) }
+    static func standardOutput() -> BufferedLines {
+        BufferedLines(descriptor: STDOUT_FILENO, owns: false, name: "standard output")
+    }
 
     /// Lines to a new file at `path` (an existing one is emptied first).
     init(creating path: String) throws(ValidationError) {
@@ -42,12 +47,13 @@ struct BufferedLines {
         guard descriptor >= 0 else {
             throw ValidationError("cannot create \(path): \(String(cString: strerror(errno)))")
         }
-        self.init(descriptor: descriptor, owns: true)
+        self.init(descriptor: descriptor, owns: true, name: path)
     }
 
-    private init(descriptor: Int32, owns: Bool) {
+    private init(descriptor: Int32, owns: Bool, name: String) {
         self.descriptor = descriptor
         ownsDescriptor = owns
+        self.name = name
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -61,13 +67,16 @@ struct BufferedLines {
     /// Writes what is buffered.
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { _ = FileOutput.writeAll(descriptor, $0) }
+        if failure == nil, !buffer.withUnsafeBytes({ FileOutput.writeAll(descriptor, $0) }) {
+            failure = String(cString: strerror(errno))
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Writes what is buffered and closes a file the command created.
-    mutating func close() {
+    /// Writes what is buffered and closes a file the command created; throws when any write failed.
+    mutating func close() throws(ValidationError) {
         flush()
-        if ownsDescriptor { _ = Glibc.close(descriptor) }
+        if ownsDescriptor, Glibc.close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if let failure { throw ValidationError("cannot write \(name): \(failure)") }
     }
 }

@@ -105,7 +105,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let replay = ReplayRun(venue: site, configuration: engine, targets: Set(targets), strict: strict)
         let summary = try replay.run(path: input) { sink.append(LocationWriter.line($0)) }
-        sink.close()
+        try sink.close()
         Self.log("replay: \(summary.read)")
         Self.log("replay: \(summary.engine.fixes) fixes, \(summary.engine.outliers) outliers rejected, "
                  + "\(summary.engine.late) late, \(summary.engine.invalid) invalid, "
@@ -118,7 +118,7 @@ struct ReplayCommand: ParsableCommand {
         let summary = try RecordingReplay.run(path: input, engine: &engine) { fix in
             if targets.isEmpty || targets.contains(fix.target) { sink.append(LocationWriter.line(fix)) }
         }
-        sink.close()
+        try sink.close()
         Self.log("replay: \(input): \(summary.decoded.summary), \(summary.observations) observations")
         Self.log("replay: \(engine.counters.fixes) fixes, \(engine.counters.unknownAnchors) observations of beacons "
                  + "not in the venue, \(engine.counters.outliers) outliers rejected, \(engine.counters.late) late")

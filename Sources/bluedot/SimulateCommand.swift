@@ -81,8 +81,8 @@ struct SimulateCommand: ParsableCommand {
             truthOut?.append(ObservationWriter.truthLine(packet.truth))
             count += 1
         }
-        out.flush()
-        truthOut?.close()
+        try out.close()
+        try truthOut?.close()
         StandardError.write("simulate: seed \(seed), \(site.anchors.count) anchors, \(tracks.count) track(s), \(count) packets heard")
     }
 }

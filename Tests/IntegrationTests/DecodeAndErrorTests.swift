@@ -29,6 +29,17 @@ import Testing
         #expect(result.standardError.contains("truncated record"))
     }
 
+    /// Fixes written to a full disk (`/dev/full`) end in an error naming the file, not in silence.
+    @Test func replayToAFullDiskFails() throws {
+        let demo = IntegrationEnvironment.packageRoot.appendingPathComponent("Sources/Gateway/Demo")
+        let result = try ChildProcess.run(IntegrationEnvironment.bluedot, [
+            "replay", demo.appendingPathComponent("boun-straight_01.observations.jsonl").path,
+            "--venue", demo.appendingPathComponent("demo-lab.venue.json").path, "-o", "/dev/full",
+        ], timeout: .seconds(60))
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("cannot write /dev/full: No space left on device"), "\(result.standardError)")
+    }
+
     @Test func unreadableRecordingFails() throws {
         let junk = try IntegrationEnvironment.scratchDirectory().appendingPathComponent("junk.log")
         try Data("not a btsnoop file at all".utf8).write(to: junk)
