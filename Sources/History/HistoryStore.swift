@@ -123,6 +123,7 @@ public final class HistoryStore: @unchecked Sendable {
     /// `path` as the path of an SQLite URI filename: every byte but letters, digits, `-._~/` percent-encoded, so
     /// that `?`, `#` and `%` in a folder's name stay part of it.
     static func uriPath(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
         var out = ""
         for byte in path.utf8 {
             switch byte {
@@ -131,7 +132,6 @@ public final class HistoryStore: @unchecked Sendable {
                  UInt8(ascii: "~"), UInt8(ascii: "/"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
                 out.unicodeScalars.append("%")
                 out.unicodeScalars.append(hex[Int(byte >> 4)])
                 out.unicodeScalars.append(hex[Int(byte & 15)])

@@ -95,7 +95,7 @@ public enum GatewayRouter {
                 guard let text = context.parameters.get("floor"), let level = Int(text), LocationQuery.floors.contains(level)
                 else { return problem(.badRequest, "floor must be an integer, -999 ... 999") }
                 guard let image = d.venue.floors.first(where: { $0.floor == level })?.planImage,
-                    let data = FileManagerReader.read(image)
+                    let data = WholeFileReader.read(image)
                 else { return problem(.notFound, "no plan for floor \(level)") }
                 var headers = HTTPFields()
                 headers[.contentType] = StaticFiles.contentType(image)
@@ -139,7 +139,7 @@ public enum GatewayRouter {
         case .history, .historyGPX, .historyRooms, .historyTargets:
             return HistoryRoutes.handler(route, store: d.history, hasOrigin: d.venue.origin != nil)
         case .openAPI:
-            let document = FileManagerReader.read(GatewayResources.openAPIDocument)
+            let document = WholeFileReader.read(GatewayResources.openAPIDocument)
             return { _, _ in
                 guard let document else {
                     return problem(.internalServerError, GatewayResources.missingMessage)

@@ -5,7 +5,7 @@ import Glibc
 ///
 /// POSIX calls rather than `FileManager.attributesOfItem`: FoundationEssentials gives the size as a `UInt64`
 /// where Foundation gave an `NSNumber`, and a cast that held with Foundation loaded failed without it.
-enum FileManagerReader {
+enum WholeFileReader {
     static func read(_ path: String) -> [UInt8]? {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
