@@ -9,6 +9,10 @@ public protocol BlueDotClock: Sendable {
     func now() -> Double
     /// Suspends until `now() >= deadline`; throws `CancellationError` when the task is cancelled.
     func sleep(until deadline: Double) async throws
+    /// Blocks the calling thread until `now() >= deadline` (true) or `alarm` rings (false). For the few inputs
+    /// that run on a thread of their own (a paced replay): one thread wake-up per wait, where a task's sleep costs
+    /// a timer thread's and then a pool thread's. Never call it from a task of Swift's cooperative pool.
+    func wait(until deadline: Double, or alarm: ThreadAlarm) -> Bool
 }
 
 extension BlueDotClock {
@@ -21,5 +25,16 @@ extension BlueDotClock {
     public func sleep(for duration: Duration) async throws {
         let (s, attoseconds) = duration.components
         try await sleep(until: now() + Double(s) + Double(attoseconds) * 1e-18)
+    }
+
+    /// For a clock that runs at the wall clock's pace (an offset, a shifted origin): waits the difference on the
+    /// wall clock, then again for whatever is left. Clocks that move otherwise implement their own.
+    public func wait(until deadline: Double, or alarm: ThreadAlarm) -> Bool {
+        while true {
+            let remaining = deadline - now()
+            if alarm.hasRung { return false }
+            if remaining <= 0 { return true }
+            guard alarm.block(wallClockDeadline: SystemClock().now() + remaining) else { return false }
+        }
     }
 }

@@ -3,9 +3,23 @@
 /// in deadline order, like swift-nio's `EmbeddedEventLoop.advanceTime(by:)`.
 public final class ManualClock: BlueDotClock {
     private struct Sleeper {
+        /// How a sleeper is woken: a task's continuation, or a blocked thread's alarm.
+        enum Waker {
+            case task(CheckedContinuation<Void, any Error>)
+            case thread(ThreadAlarm)
+        }
+
         var id: UInt64
         var deadline: Double
-        var continuation: CheckedContinuation<Void, any Error>
+        var waker: Waker
+
+        /// Its time came.
+        func wake() {
+            switch waker {
+            case .task(let continuation): continuation.resume()
+            case .thread(let alarm): alarm.timeHasCome()
+            }
+        }
     }
 
     private struct State {
@@ -13,6 +27,14 @@ public final class ManualClock: BlueDotClock {
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
         var sleeperWaiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// A new sleeper; wakes those waiting for this many.
+        mutating func add(_ sleeper: Sleeper) {
+            sleepers.append(sleeper)
+            let ready = sleeperWaiters.filter { $0.count <= sleepers.count }
+            sleeperWaiters.removeAll { $0.count <= sleepers.count }
+            ready.forEach { $0.continuation.resume() }
+        }
     }
 
     private let state: LockedValue<State>
@@ -27,7 +49,7 @@ public final class ManualClock: BlueDotClock {
         state.withLock { $0.now }
     }
 
-    /// How many tasks are sleeping on this clock.
+    /// How many tasks (and threads, `wait(until:or:)`) are sleeping on this clock.
     public var sleeperCount: Int {
         state.withLock { $0.sleepers.count }
     }
@@ -42,10 +64,7 @@ public final class ManualClock: BlueDotClock {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow = state.withLock { s -> Bool in
                     if s.now >= deadline || Task.isCancelled { return true }
-                    s.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    let ready = s.sleeperWaiters.filter { $0.count <= s.sleepers.count }
-                    s.sleeperWaiters.removeAll { $0.count <= s.sleepers.count }
-                    ready.forEach { $0.continuation.resume() }
+                    s.add(Sleeper(id: id, deadline: deadline, waker: .task(continuation)))
                     return false
                 }
                 if resumeNow { continuation.resume() }
@@ -55,9 +74,25 @@ public final class ManualClock: BlueDotClock {
                 guard let index = s.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
                 return s.sleepers.remove(at: index)
             }
-            cancelled?.continuation.resume(throwing: CancellationError())
+            if case .task(let continuation) = cancelled?.waker { continuation.resume(throwing: CancellationError()) }
         }
         try Task.checkCancellation()
+    }
+
+    /// Blocks the calling thread until the clock has been advanced to `deadline` (true) or the alarm rings
+    /// (false); the thread counts as a sleeper for `waitForSleepers`.
+    public func wait(until deadline: Double, or alarm: ThreadAlarm) -> Bool {
+        alarm.prepare()
+        let registered = state.withLock { s -> UInt64? in
+            if s.now >= deadline { return nil }
+            s.nextID += 1
+            s.add(Sleeper(id: s.nextID, deadline: deadline, waker: .thread(alarm)))
+            return s.nextID
+        }
+        guard let id = registered else { return !alarm.hasRung }
+        if alarm.block(wallClockDeadline: nil) { return true }
+        state.withLock { s in s.sleepers.removeAll { $0.id == id } }
+        return false
     }
 
     /// Moves the clock forward by `seconds` and wakes every sleeper whose deadline is now reached, earliest first.
@@ -69,7 +104,7 @@ public final class ManualClock: BlueDotClock {
             s.sleepers.removeAll { $0.deadline <= now }
             return due
         }
-        for sleeper in due { sleeper.continuation.resume() }
+        for sleeper in due { sleeper.wake() }
     }
 
     /// Waits until at least `count` tasks sleep on this clock, so a test can advance time deterministically;

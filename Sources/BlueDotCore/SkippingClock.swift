@@ -24,4 +24,14 @@ public final class SkippingClock: BlueDotClock {
             s.now = max(s.now, deadline)
         }
     }
+
+    /// Moves the time to `deadline` (never back) and returns at once, unless the alarm has rung.
+    public func wait(until deadline: Double, or alarm: ThreadAlarm) -> Bool {
+        if alarm.hasRung { return false }
+        state.withLock { s in
+            s.deadlines.append(deadline)
+            s.now = max(s.now, deadline)
+        }
+        return true
+    }
 }

@@ -19,4 +19,12 @@ public struct SystemClock: BlueDotClock {
             try Task.checkCancellation()
         }
     }
+
+    /// Blocks until the wall clock reaches the deadline or the alarm rings.
+    public func wait(until deadline: Double, or alarm: ThreadAlarm) -> Bool {
+        while now() < deadline {
+            guard alarm.block(wallClockDeadline: deadline) else { return false }
+        }
+        return !alarm.hasRung
+    }
 }

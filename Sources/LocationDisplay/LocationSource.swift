@@ -6,15 +6,16 @@ import BlueDotCore
 /// Producers call `update(_:)`, `delete(_:)` and `setStatus(_:)`; a target not updated for
 /// `deleteAfterSeconds` on the injected clock is deleted by `expireStale()`, which `runExpiry(everySeconds:)`
 /// calls periodically. Consumers follow `events` (a new ordered stream per access, starting with the current
-/// status and, when there are any, the current locations) or register a `LocationSourceObserver`. Subclasses may
-/// relay and transform another source, like `RoomOccupancySource`.
+/// status and, when there are any, the current locations, read on the consumer's own task) or register a
+/// `LocationSourceObserver` (called in place, on the producer's thread). Subclasses may relay and transform another
+/// source, like `RoomOccupancySource`.
 open class LocationSource: @unchecked Sendable {
     // @unchecked: the lets are Sendable and `state` guards the rest.
     private struct State {
         var status: LocationSourceStatus = .initialising
         var locations: [String: Location] = [:]
         var lastHeard: [String: Double] = [:]
-        var observers: [ObjectIdentifier: Task<Void, Never>] = [:]
+        var observers: [(id: ObjectIdentifier, observer: any LocationSourceObserver)] = []
     }
 
     /// The source's id, unique among the sources a map shows.
@@ -24,6 +25,8 @@ open class LocationSource: @unchecked Sendable {
     /// Where time comes from.
     public let clock: any BlueDotClock
     private let state = LockedValue(State())
+    /// Held while observers are called: one change reaches them at a time, in the order the changes were made.
+    private let delivery = LockedValue(())
     private let broadcast = Broadcast<LocationSourceEvent>()
 
     /// Creates a source in status `initialising`.
@@ -34,7 +37,6 @@ open class LocationSource: @unchecked Sendable {
     }
 
     deinit {
-        state.withLock { $0.observers.values.forEach { $0.cancel() } }
         broadcast.finish()
     }
 
@@ -57,10 +59,10 @@ open class LocationSource: @unchecked Sendable {
 
     /// Sets the status and tells observers when it changed.
     public final func setStatus(_ status: LocationSourceStatus) {
-        state.withLock { s in
-            guard s.status != status else { return }
+        change { s in
+            guard s.status != status else { return nil }
             s.status = status
-            broadcast.yield(.statusChanged(status))
+            return .statusChanged(status)
         }
     }
 
@@ -68,21 +70,45 @@ open class LocationSource: @unchecked Sendable {
     public final func update(_ locations: [Location]) {
         guard !locations.isEmpty else { return }
         let now = clock.now()
-        state.withLock { s in
+        change { s in
             for location in locations {
                 s.locations[location.targetID] = location
                 s.lastHeard[location.targetID] = now
             }
-            broadcast.yield(.updated(locations))
+            return .updated(locations)
         }
     }
 
     /// Removes targets and tells observers about the ones that existed.
     public final func delete(_ targetIDs: [String]) {
-        state.withLock { s in
+        change { s in
             let known = targetIDs.filter { s.locations.removeValue(forKey: $0) != nil }
             known.forEach { s.lastHeard[$0] = nil }
-            if !known.isEmpty { broadcast.yield(.deleted(known)) }
+            return known.isEmpty ? nil : .deleted(known)
+        }
+    }
+
+    /// Applies a change to the state and hands the event it makes to the streams and then to every observer, on
+    /// the calling thread. Under the delivery lock, so observers see changes one at a time and in the order they
+    /// were made, even when several threads make them.
+    private func change(_ body: (inout State) -> LocationSourceEvent?) {
+        delivery.withLock { _ in
+            let made = state.withLock { s -> (LocationSourceEvent, [any LocationSourceObserver])? in
+                guard let event = body(&s) else { return nil }
+                broadcast.yield(event)
+                return (event, s.observers.map(\.observer))
+            }
+            guard let (event, observers) = made else { return }
+            for observer in observers { Self.deliver(event, to: observer, from: self) }
+        }
+    }
+
+    private static func deliver(_ event: LocationSourceEvent, to observer: any LocationSourceObserver,
+                                from source: LocationSource) {
+        switch event {
+        case .updated(let locations): observer.onLocationsUpdated(locations, source: source)
+        case .deleted(let ids): observer.onLocationsDeleted(ids, source: source)
+        case .statusChanged(let status): observer.onStatusChanged(status, source: source)
         }
     }
 
@@ -106,26 +132,31 @@ open class LocationSource: @unchecked Sendable {
         }
     }
 
-    /// Registers an observer: its callbacks run in event order on a task of its own, starting with the current
-    /// status. The source holds the observer until `removeObserver(_:)`.
+    /// Registers an observer: it is told the current status (and the current locations, when there are any)
+    /// at once, then every change, in order, called on the thread that makes the change (the spine's input,
+    /// the expiry sweep) before that call returns. Callbacks must therefore be quick and must not block (queue
+    /// slow work, as the history does), nor change this source or its observers (that would wait on itself). Registering an observer again replaces it. The
+    /// source holds the observer until `removeObserver(_:)`.
+    ///
+    /// Calling observers in place, rather than on a task per observer, spares the daemon a thread wake-up per
+    /// observer for every fix (`docs/gateway.md`, "Figures"); a consumer that wants its own task reads `events`.
     public final func addObserver(_ observer: any LocationSourceObserver) {
-        let stream = events
-        let task = Task { [weak self] in
-            for await event in stream {
-                guard let self else { return }
-                switch event {
-                case .updated(let locations): observer.onLocationsUpdated(locations, source: self)
-                case .deleted(let ids): observer.onLocationsDeleted(ids, source: self)
-                case .statusChanged(let status): observer.onStatusChanged(status, source: self)
-                }
+        let id = ObjectIdentifier(observer)
+        delivery.withLock { _ in
+            let (status, current) = state.withLock { s in
+                s.observers.removeAll { $0.id == id }
+                s.observers.append((id, observer))
+                return (s.status, s.locations.values.sorted { $0.targetID < $1.targetID })
             }
+            observer.onStatusChanged(status, source: self)
+            if !current.isEmpty { observer.onLocationsUpdated(current, source: self) }
         }
-        let previous = state.withLock { $0.observers.updateValue(task, forKey: ObjectIdentifier(observer)) }
-        previous?.cancel()
     }
 
-    /// Stops calling an observer.
+    /// Stops calling an observer: changes made after this returns do not reach it (a change already being
+    /// delivered on another thread may still).
     public final func removeObserver(_ observer: any LocationSourceObserver) {
-        state.withLock { $0.observers.removeValue(forKey: ObjectIdentifier(observer)) }?.cancel()
+        let id = ObjectIdentifier(observer)
+        state.withLock { $0.observers.removeAll { $0.id == id } }
     }
 }

@@ -30,7 +30,8 @@ public enum LocationSourceEvent: Sendable, Hashable {
     case statusChanged(LocationSourceStatus)
 }
 
-/// Receives a `LocationSource`'s events, in order, on a task of its own (MapsIndoors' observer callbacks).
+/// Receives a `LocationSource`'s events, in order, on the thread that made each change (MapsIndoors' observer
+/// callbacks): quick, and never blocking (`LocationSource.addObserver(_:)`).
 public protocol LocationSourceObserver: AnyObject, Sendable {
     /// Targets have new locations.
     func onLocationsUpdated(_ locations: [Location], source: LocationSource)

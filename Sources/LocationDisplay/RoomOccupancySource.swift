@@ -78,8 +78,8 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     public let upstream: LocationSource
     /// Occupancy at which a room counts as busy.
     public let busyThreshold: Int
-    private let relay = LockedValue<(task: Task<Void, Never>?, people: [String: Location], members: [String: [String]])>(
-        (nil, [:], [:]))
+    private let relay = LockedValue<(people: [String: Location], members: [String: [String]])>(([:], [:]))
+    private let follower = Follower()
 
     /// Creates a relay over `upstream`; call `start()` to begin.
     public init(id: String, upstream: LocationSource, rooms: [Room], busyThreshold: Int = 1,
@@ -90,21 +90,19 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
         super.init(id: id, deleteAfterSeconds: .infinity, clock: clock)
     }
 
-    /// Starts relaying: publishes every room empty, then follows the upstream's events.
+    /// Starts relaying: publishes every room empty, then follows the upstream as its observer (its status and
+    /// people at once, then every change).
     public func start() {
-        let stream = upstream.events
         update(rooms.map { location(for: $0, occupancy: 0) })
-        relay.withLock { r in
-            r.members = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, []) })
-            r.task = Task { [weak self] in
-                for await event in stream { self?.handle(event) }
-            }
-        }
+        relay.withLock { $0.members = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, []) }) }
+        follower.owner.withLock { $0 = Follower.Weak(source: self) }
+        upstream.addObserver(follower)
     }
 
     /// Stops relaying and marks the source inactive.
     public func stop() {
-        relay.withLock { $0.task }?.cancel()
+        upstream.removeObserver(follower)
+        follower.owner.withLock { $0 = nil }
         setStatus(.inactive)
     }
 
@@ -120,7 +118,7 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
         return rooms.first { $0.contains(location) }
     }
 
-    private func handle(_ event: LocationSourceEvent) {
+    fileprivate func handle(_ event: LocationSourceEvent) {
         switch event {
         case .statusChanged(let status):
             setStatus(status)
@@ -151,5 +149,27 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
         return Location(x: centre.x, y: centre.y, floor: room.floor, timestamp: clock.now(),
                         horizontalAccuracyMeters: 0, targetID: room.id,
                         attributes: ["occupancy": String(occupancy), "busy": String(occupancy >= busyThreshold)])
+    }
+}
+
+/// The relay's observer of its upstream (a separate object, so the upstream does not keep the relay alive).
+private final class Follower: LocationSourceObserver, Sendable {
+    let owner = LockedValue<Weak?>(nil)
+
+    struct Weak: @unchecked Sendable {
+        // @unchecked: a weak reference to a Sendable class, read under the lock.
+        weak var source: RoomOccupancySource?
+    }
+
+    func onLocationsUpdated(_ locations: [Location], source: LocationSource) {
+        owner.value?.source?.handle(.updated(locations))
+    }
+
+    func onLocationsDeleted(_ targetIDs: [String], source: LocationSource) {
+        owner.value?.source?.handle(.deleted(targetIDs))
+    }
+
+    func onStatusChanged(_ status: LocationSourceStatus, source: LocationSource) {
+        owner.value?.source?.handle(.statusChanged(status))
     }
 }

@@ -142,6 +142,46 @@ import Testing
         #expect(arrivals.count >= 5, "\(arrivals.count) wake-ups for 40 observations")
     }
 
+    /// What falls due in one wake goes out as one batch, and between batches the replay says how far it has
+    /// handed over everything: up to the stamped time of its next observation.
+    @Test(.timeLimit(.minutes(1))) func pacedReplayHandsOverBatchesAndHowFarTheyReach() async throws {
+        let clock = ManualClock(start: 1000)
+        let observations = (0..<40).map { k in
+            Observation(t: Double(k) * 0.00025, anchor: "rx-1", target: "tag", rssiDBm: -60)
+        } + [Observation(t: 1, anchor: "rx-1", target: "tag", rssiDBm: -60)]
+        let source = PacedReplaySource(name: "b", observations: observations, pacingQuantumSeconds: 0.002,
+                                       clock: clock)
+        #expect(source.deliveredThrough() == nil)
+        let batches = LockedValue<[(times: [Double], arrived: Double, through: Double?)]>([])
+        let task = Task {
+            try await source.runInBatches(started: {}) { batch, at in
+                let through = source.deliveredThrough()
+                batches.withLock { $0.append((batch.map(\.t), at, through)) }
+            }
+        }
+        while batches.value.reduce(0, { $0 + $1.times.count }) < 40 {
+            await clock.waitForSleepers()
+            clock.advance(by: 0.0005)
+        }
+        await clock.waitForSleepers()
+        #expect(source.deliveredThrough() == 1001, "waiting for the observation stamped 1001")
+        source.stop()
+        task.cancel()
+        try await task.value
+        let seen = batches.value
+        let expected: [Double] = (0..<40).map { k in 1000 + Double(k) * 0.00025 }
+        let times: [Double] = seen.flatMap(\.times)
+        #expect(times == expected, "every one, in order, once")
+        #expect(seen.count >= 5 && seen.count <= 7, "\(seen.count) batches: one per wake")
+        for (k, batch) in seen.enumerated() {
+            #expect(batch.times.allSatisfy { $0 <= batch.arrived + 1e-9 }, "none before its time")
+            let next: Double = k + 1 < seen.count ? seen[k + 1].times[0] : 1001
+            let reaches: Bool = batch.through.map { abs($0 - next) < 1e-9 } ?? false
+            #expect(reaches, "through the next one's stamp")
+        }
+        #expect(source.deliveredThrough() == nil, "nothing is known once the replay has ended")
+    }
+
     /// An observation file streamed (read again for each loop) replays exactly as the same observations held in
     /// memory: the same observations at the same clock times, loop after loop; a missing file fails at once.
     @Test(.timeLimit(.minutes(1))) func aStreamedFileReplaysAsTheSameObservationsInMemory() async throws {
@@ -222,6 +262,9 @@ import Testing
         #expect(source.status == .available)
         #expect(Set(source.locations.keys) == ["tag-1", "tag-2"])
         #expect(source.runner.pipeline?.liveTargets == 2, "one engine tracks both")
+        // One input's batch can release both targets' first fixes (the other has handed over everything before
+        // its next observation); once both wait again, both have handed over their second step.
+        await clock.waitForSleepers(count: 3)
         #expect(source.runner.statistics.observations >= 2 * 8, "both inputs counted")
         source.stop()
         await running.value

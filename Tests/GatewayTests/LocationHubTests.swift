@@ -1,6 +1,7 @@
 import BeaconLocation
 import BlueDotCore
 import Gateway
+import NIOCore
 import LocationDisplay
 import Positioning
 import Testing
@@ -40,6 +41,27 @@ import Testing
         clock.advance(by: 0.2)
         hub.sweep()
         #expect(hub.drawing(of: "a")?.symbol == "acquiring", "no update for over 5 s")
+    }
+
+    /// What one change makes goes to a subscriber together, and to a connection as one write: the snapshot is
+    /// one batch, each `onLocationsUpdated` one more; the frames of a batch are the single frames one after another.
+    @Test func aChangeReachesSubscribersAsOneBatch() async {
+        let clock = ManualClock(start: 10)
+        let hub = LocationHub(clock: clock)
+        let source = LocationSource(id: "tags", clock: clock)
+        hub.publish(Location(fix("a")))
+        hub.publish(Location(fix("b")))
+        let stream = hub.subscribeInBatches()
+        hub.onLocationsUpdated([Location(fix("a", t: 11)), Location(fix("c", t: 11))], source: source)
+        hub.onLocationsUpdated([Location(fix("b", t: 12))], source: source)
+        hub.close()
+        var batches: [[FeedMessage]] = []
+        for await batch in stream { batches.append(batch) }
+        #expect(batches.map { $0.map(\.id) } == [[3, 4], [5, 6], [7]], "numbered on: the first two went to nobody")
+        let frames = GatewayRouter.feedFrames(batches[1])
+        let singles = batches[1].map { String(buffer: GatewayRouter.feedFrame($0)) }.joined()
+        #expect(String(buffer: frames) == singles)
+        #expect(singles.components(separatedBy: "\n\n").filter { !$0.isEmpty }.count == 2)
     }
 
     @Test func subscribersGetTheSnapshotThenLiveEventsInOrder() async {

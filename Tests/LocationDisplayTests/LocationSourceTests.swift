@@ -123,3 +123,61 @@ struct LocationSourceTests {
         #expect(rooms.status == .inactive)
     }
 }
+
+@Suite("LocationSource observers are called in place")
+struct LocationSourceInPlaceTests {
+    /// Counts callbacks and the thread each ran on, without waiting.
+    final class Counting: LocationSourceObserver, Sendable {
+        let seen = LockedValue<[String]>([])
+        func onLocationsUpdated(_ locations: [Location], source: LocationSource) {
+            seen.withLock { $0.append("updated " + locations.map(\.targetID).joined(separator: ",")) }
+        }
+        func onLocationsDeleted(_ targetIDs: [String], source: LocationSource) {
+            seen.withLock { $0.append("deleted " + targetIDs.joined(separator: ",")) }
+        }
+        func onStatusChanged(_ status: LocationSourceStatus, source: LocationSource) {
+            seen.withLock { $0.append("status \(status)") }
+        }
+    }
+
+    @Test("registration tells the current state, and each change reaches the observer before its call returns")
+    func changesArriveBeforeTheCallReturns() {
+        let source = LocationSource(id: "tags", clock: ManualClock(start: 0))
+        source.setStatus(.available)
+        source.update([tag("a", 1, 0)])
+        let observer = Counting()
+        source.addObserver(observer)
+        #expect(observer.seen.value == ["status available", "updated a"])
+        source.update([tag("b", 2, 0)])
+        #expect(observer.seen.value.last == "updated b")
+        source.delete(["a", "nobody"])
+        #expect(observer.seen.value.last == "deleted a")
+        source.delete(["nobody"])
+        source.setStatus(.available)
+        #expect(observer.seen.value.count == 4, "no event for a change that changed nothing")
+        source.removeObserver(observer)
+        source.update([tag("c", 3, 0)])
+        #expect(observer.seen.value.count == 4)
+    }
+
+    @Test("producers on several threads: every observer sees the same order, one change at a time")
+    func concurrentProducersGiveOneOrder() async {
+        let source = LocationSource(id: "tags", clock: ManualClock(start: 0))
+        let first = Counting(), second = Counting()
+        source.addObserver(first)
+        source.addObserver(second)
+        await withTaskGroup(of: Void.self) { group in
+            for producer in 0..<4 {
+                group.addTask {
+                    for k in 0..<200 { source.update([tag("p\(producer)-\(k)", Double(k), 0)]) }
+                }
+            }
+        }
+        #expect(first.seen.value.count == 1 + 800)
+        #expect(first.seen.value == second.seen.value)
+        for producer in 0..<4 {
+            let own = first.seen.value.filter { $0.hasPrefix("updated p\(producer)-") }
+            #expect(own == (0..<200).map { "updated p\(producer)-\($0)" }, "each producer's changes in its order")
+        }
+    }
+}

@@ -58,6 +58,7 @@ let package = Package(
                 "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BeaconLocation",
                 "BlueDotCore", "Site", "History",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

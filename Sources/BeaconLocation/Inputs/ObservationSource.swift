@@ -40,6 +40,14 @@ public protocol ObservationSource: Sendable {
     func run(
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void
     ) async throws
+    /// Like `run(started:_:)`, handing over the observations in batches: those that came together (what fell due
+    /// in one wake of a replay), in time order, with their arrival time. The spine's `InputRunner` calls this: the
+    /// engine takes a batch under one lock, and its fixes reach the observers (and the web feed's connections) in
+    /// one go. Sources without batches of their own get one observation per batch (the default).
+    func runInBatches(
+        started: @escaping @Sendable () -> Void,
+        _ deliver: @escaping @Sendable ([Observation], _ arrivedAt: Double) -> Void
+    ) async throws
     /// Asks `run` to return soon; safe from any task, more than once.
     func stop()
     /// A snapshot of the counters.
@@ -48,9 +56,25 @@ public protocol ObservationSource: Sendable {
     /// clock), or nil when it has none (the default). The pipeline releases the engine's grid up to it, so a
     /// target whose anchors go quiet keeps getting last-known fixes.
     func observationTime(at now: Double) -> Double?
+    /// The observation time before which the source has handed over every observation it ever will, or nil when
+    /// it cannot know (the default: a live scanner's reports may still arrive late). A paced replay knows: its
+    /// next observation is stamped then. With every input's, the pipeline releases fixes up to it as soon as a
+    /// batch is in, instead of waiting for the next batch or the clock's tick.
+    func deliveredThrough() -> Double?
 }
 
 extension ObservationSource {
     /// No observation clock: fixes are released by observations only.
     public func observationTime(at now: Double) -> Double? { nil }
+
+    /// Not known: fixes are released by later observations and the clock.
+    public func deliveredThrough() -> Double? { nil }
+
+    /// One observation per batch.
+    public func runInBatches(
+        started: @escaping @Sendable () -> Void,
+        _ deliver: @escaping @Sendable ([Observation], _ arrivedAt: Double) -> Void
+    ) async throws {
+        try await run(started: started) { o, arrivedAt in deliver([o], arrivedAt) }
+    }
 }

@@ -11,6 +11,10 @@ import Positioning
 /// `ManualClock`, or replay fast with a high `speed`), at most once per `pacingQuantumSeconds` (2 ms by default):
 /// what falls due meanwhile goes out together when it wakes, at most one quantum after its time, never before. At
 /// 3,000 observations a second a wait for each one cost the daemon a third of its CPU in timers and wake-ups.
+///
+/// The replay runs on a thread of its own (`bluedot-replay`), which blocks on the clock between observations
+/// (`BlueDotClock.wait(until:or:)`) and delivers on that thread: a wait then wakes one thread, where a task's sleep
+/// woke libdispatch's timer thread and then a thread of Swift's pool, twice the wake-ups for the same work.
 public final class PacedReplaySource: ObservationSource {
     /// Where the observations come from.
     private enum Input: Sendable {
@@ -26,7 +30,9 @@ public final class PacedReplaySource: ObservationSource {
     private let loopGapSeconds: Double
     private let pacingQuantumSeconds: Double
     private let clock: any BlueDotClock
-    private let state = LockedValue((stopped: false, statistics: SourceStatistics(), start: Double?.none))
+    private let state = LockedValue(
+        (stopped: false, statistics: SourceStatistics(), start: Double?.none, alarm: ThreadAlarm?.none,
+         deliveredThrough: Double?.none))
 
     /// Creates a replay of `observations` (sorted by time here); `speed` 1 is real time.
     public init(
@@ -47,7 +53,7 @@ public final class PacedReplaySource: ObservationSource {
     /// here once, so that a missing or unreadable file fails at once, and again for each pass.
     public init(
         name: String, path: String, options: ObservationReader.Options = .init(), speed: Double = 1,
-        loop: Bool = false, loopGapSeconds: Double = 2, pacingQuantumSeconds: Double = 0.002, clock: any BlueDotClock
+        loop: Bool = false, loopGapSeconds: Double = 2, pacingQuantumSeconds: Double = 0.010, clock: any BlueDotClock
     ) throws(JSONLinesError) {
         _ = try ObservationReader(path: path, options: options)
         self.name = name
@@ -68,8 +74,16 @@ public final class PacedReplaySource: ObservationSource {
         state.withLock { s in s.start.map { $0 + (now - $0) * speed } }
     }
 
-    /// Stops the replay at its next observation or wait.
-    public func stop() { state.withLock { $0.stopped = true } }
+    /// While a pass runs: the stamped time of the next observation, before which everything was handed over.
+    public func deliveredThrough() -> Double? { state.withLock { $0.deliveredThrough } }
+
+    /// Stops the replay at its next observation, or in its wait.
+    public func stop() {
+        state.withLock { s in
+            s.stopped = true
+            return s.alarm
+        }?.ring()
+    }
 
     /// One pass over the observations, in time order.
     private func pass() throws(JSONLinesError) -> () throws(JSONLinesError) -> Observation? {
@@ -87,22 +101,78 @@ public final class PacedReplaySource: ObservationSource {
         }
     }
 
-    /// Replays until the end (or forever with `loop`) or `stop()`.
+    /// Replays until the end (or forever with `loop`) or `stop()`, on a thread of its own; cancelling the calling
+    /// task stops it.
     public func run(
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
     ) async throws {
+        try await runInBatches(started: started) { batch, arrivedAt in
+            for o in batch { deliver(o, arrivedAt) }
+        }
+    }
+
+    /// Replays as `run(started:_:)` does, handing over together what falls due in one wake of the thread.
+    public func runInBatches(
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable ([Observation], Double) -> Void
+    ) async throws {
+        let alarm = ThreadAlarm()
+        if state.withLock({ s in
+            s.alarm = alarm
+            return s.stopped
+        }) { return }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                SystemThread.detach(name: "bluedot-replay") {
+                    do {
+                        try self.replay(alarm: alarm, started: started, deliver)
+                        done.resume()
+                    } catch {
+                        done.resume(throwing: error)
+                    }
+                }
+            }
+        } onCancel: {
+            alarm.ring()
+        }
+    }
+
+    /// The replay itself, on its thread: returns at the end, or when the alarm rings (`stop()`, cancellation).
+    private func replay(
+        alarm: ThreadAlarm, started: @Sendable () -> Void, _ deliver: @Sendable ([Observation], Double) -> Void
+    ) throws {
         var next = try pass()
         guard let first = try next(), !state.withLock({ $0.stopped }) else { return }
         let t0 = first.t
         let start = clock.now()
         state.withLock { $0.start = start }
-        defer { state.withLock { $0.start = nil } }
+        defer {
+            state.withLock { s in
+                s.start = nil
+                s.deliveredThrough = nil
+            }
+        }
         started()
         var cycle = 0
         // The time from one pass's start to the next's: the first pass's span plus the gap.
         var period = 0.0
         var pending: Observation? = first
         var lastWake = -Double.infinity
+        // What is due now, handed over before the next wait (which is for an observation stamped `next`, or for
+        // the next pass: nil).
+        var batch: [Observation] = []
+        func handOver(before next: Double?) -> Bool {
+            guard !batch.isEmpty else { return true }
+            let stopped = state.withLock { s in
+                s.statistics.reports += batch.count
+                s.statistics.observations += batch.count
+                s.deliveredThrough = next
+                return s.stopped
+            }
+            if stopped || alarm.hasRung { return false }
+            deliver(batch, clock.now())
+            batch.removeAll(keepingCapacity: true)
+            return true
+        }
         repeat {
             var last = t0
             while var o = try pending ?? next() {
@@ -111,19 +181,16 @@ public final class PacedReplaySource: ObservationSource {
                 let offset = Double(cycle) * period + (o.t - t0)
                 let due = start + offset / speed
                 if clock.now() < due {
+                    guard handOver(before: start + offset) else { return }
                     // At most one wait per quantum: what falls due meanwhile goes out together.
                     let wake = max(due, lastWake + pacingQuantumSeconds)
-                    do { try await clock.sleep(until: wake) } catch { return }
+                    guard clock.wait(until: wake, or: alarm) else { return }
                     lastWake = wake
                 }
-                if state.withLock({ $0.stopped }) || Task.isCancelled { return }
                 o.t = start + offset
-                state.withLock { s in
-                    s.statistics.reports += 1
-                    s.statistics.observations += 1
-                }
-                deliver(o, clock.now())
+                batch.append(o)
             }
+            guard handOver(before: nil) else { return }
             if cycle == 0 { period = last - t0 + loopGapSeconds }
             cycle += 1
             if loop {
@@ -133,3 +200,4 @@ public final class PacedReplaySource: ObservationSource {
         } while loop && !state.withLock({ $0.stopped })
     }
 }
+

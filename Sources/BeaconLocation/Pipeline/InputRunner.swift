@@ -9,7 +9,9 @@ import Positioning
 ///
 /// Every `tickSeconds` on the clock it releases the engine's grid up to the inputs' observation clocks
 /// (`ObservationSource.observationTime`, `releaseDelaySeconds` behind, the earliest of the running inputs so no
-/// input's reports come too late), so targets that go quiet keep getting last-known fixes. A failed input is
+/// input's reports come too late), so targets that go quiet keep getting last-known fixes. After each batch it
+/// also releases the grid up to where every input has handed over all it will (`ObservationSource.deliveredThrough`,
+/// known for replays), so a fix goes out with the batch that completes it. A failed input is
 /// restarted after `restartDelaySeconds` (a scanner fault is not fatal), or, without a restart delay, ends the
 /// run with its error. `stop()` stops every input and the ticker; `run` then returns.
 public final class InputRunner: Sendable {
@@ -148,16 +150,17 @@ public final class InputRunner: Sendable {
         while !isStopped && !Task.isCancelled {
             logger.info("input starting", metadata: ["input": "\(input.name)"])
             do {
-                try await input.run(started: {
+                try await input.runInBatches(started: {
                     let first = state.withLock { s in
                         defer { s.started = true }
                         return !s.started
                     }
                     if first { onStarted() }
-                }) { o, arrivedAt in
-                    tap?(o, arrivedAt)
+                }) { batch, arrivedAt in
+                    if let tap { for o in batch { tap(o, arrivedAt) } }
                     guard let pipeline else { return }
-                    let located = pipeline.ingest(o, arrivedAt: arrivedAt)
+                    var located = pipeline.ingest(batch, arrivedAt: arrivedAt)
+                    if let through = self.deliveredThrough() { located += pipeline.advance(to: through) }
                     if !located.isEmpty { deliver(located) }
                 }
                 logger.info("input ended", metadata: ["input": "\(input.name)"])
@@ -169,6 +172,17 @@ public final class InputRunner: Sendable {
                 do { try await clock.sleep(seconds: delay) } catch { return }
             }
         }
+    }
+
+    /// The observation time before which every input has handed over all it will (`deliveredThrough()`); nil when
+    /// one of them cannot say.
+    private func deliveredThrough() -> Double? {
+        var earliest = Double.infinity
+        for input in inputs {
+            guard let t = input.deliveredThrough() else { return nil }
+            earliest = min(earliest, t)
+        }
+        return earliest.isFinite ? earliest : nil
     }
 
     /// Releases the grid by the inputs' clocks every `tickSeconds` until cancelled.

@@ -27,11 +27,22 @@ public final class PositioningPipeline: Sendable {
 
     /// Takes one observation whose report arrived at `arrivedAt`; returns the locations it completes.
     public func ingest(_ o: Observation, arrivedAt: Double) -> [Location] {
+        ingest([o], arrivedAt: arrivedAt)
+    }
+
+    /// Takes observations whose reports arrived together at `arrivedAt`, in time order, under one lock; returns
+    /// the locations they complete.
+    public func ingest(_ batch: [Observation], arrivedAt: Double) -> [Location] {
         state.withLock { s in
-            let unknownBefore = s.engine.counters.unknownAnchors
-            let fixes = s.engine.ingest(o)
-            let located = fixes.map { Location($0, origin: origin, reportedAt: s.lastArrival[$0.target]) }
-            if s.engine.counters.unknownAnchors == unknownBefore { s.lastArrival[o.target] = arrivedAt }
+            var located: [Location] = []
+            var fixes: [LocationFix] = []
+            for o in batch {
+                let unknownBefore = s.engine.counters.unknownAnchors
+                s.engine.ingest(o, into: &fixes)
+                for fix in fixes { located.append(Location(fix, origin: origin, reportedAt: s.lastArrival[fix.target])) }
+                fixes.removeAll(keepingCapacity: true)
+                if s.engine.counters.unknownAnchors == unknownBefore { s.lastArrival[o.target] = arrivedAt }
+            }
             return located
         }
     }

@@ -31,7 +31,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
     }
 
     private let state = LockedValue(State())
-    private let broadcast: Broadcast<FeedMessage>
+    private let broadcast: Broadcast<[FeedMessage]>
     /// The display engine's settings for every target (symbols, ping, staleness, auto-pan factors).
     public let settings: LocationDisplaySettings
     /// Where displays read the time.
@@ -60,9 +60,9 @@ public final class LocationHub: LocationSourceObserver, Sendable {
 
     // MARK: The observer of the LocationSource
 
-    /// New locations: shown and sent, in order.
+    /// New locations: shown and sent, in order, as one batch.
     public func onLocationsUpdated(_ locations: [Location], source: LocationSource) {
-        locations.forEach(publish)
+        publish(locations)
     }
 
     /// Targets the source removed (not heard for its timeout).
@@ -83,20 +83,26 @@ public final class LocationHub: LocationSourceObserver, Sendable {
 
     /// Shows a location on its target's displays and sends it with the drawing state.
     public func publish(_ location: Location) {
+        publish([location])
+    }
+
+    /// Shows locations on their targets' displays and sends them, in order, to subscribers as one batch.
+    public func publish(_ locations: [Location]) {
+        send { s in locations.flatMap { show($0, in: &s) } }
+    }
+
+    /// A location onto its target's displays: the events it makes (its fix, and room entries and exits).
+    private func show(_ location: Location, in s: inout State) -> [FeedEvent] {
         let plan = location.onPlan(bearingDegrees: planBearingDegrees)
-        send { s in
-            let display = s.entries[location.targetID]?.display ?? makeDisplay(autoPan: .off)
-            let navigator = s.entries[location.targetID]?.navigator ?? makeDisplay(autoPan: .navigation)
-            display.receive(plan)
-            navigator.receive(plan)
-            guard let drawState = display.drawState else { return [] }
-            let drawing = DotDrawing(
-                drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees)
-            s.entries[location.targetID] = Entry(
-                location: location, display: display, navigator: navigator, drawing: drawing)
-            let fix = FeedEvent.fix(LocationFix(location), drawing, reportedAt: location.reportedAt)
-            return [fix] + (s.rooms.observe(location).map(FeedEvent.events) ?? [])
-        }
+        let display = s.entries[location.targetID]?.display ?? makeDisplay(autoPan: .off)
+        let navigator = s.entries[location.targetID]?.navigator ?? makeDisplay(autoPan: .navigation)
+        display.receive(plan)
+        navigator.receive(plan)
+        guard let drawState = display.drawState else { return [] }
+        let drawing = DotDrawing(drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees)
+        s.entries[location.targetID] = Entry(location: location, display: display, navigator: navigator, drawing: drawing)
+        let fix = FeedEvent.fix(LocationFix(location), drawing, reportedAt: location.reportedAt)
+        return [fix] + (s.rooms.observe(location).map(FeedEvent.events) ?? [])
     }
 
     /// Forgets targets and sends a `removed` event for each one it had (after a `leave` when it was in a room).
@@ -142,8 +148,16 @@ public final class LocationHub: LocationSourceObserver, Sendable {
     public var subscriberCount: Int { broadcast.listenerCount }
 
     /// A stream of numbered events: the current state first (without pings), then live events, until `close()`
-    /// or cancellation (after `close()`, an empty stream).
+    /// or cancellation (after `close()`, an empty stream). `subscribeInBatches()` gives the same events as the
+    /// hub made them, together.
     public func subscribe() -> AsyncStream<FeedMessage> {
+        let batches = Unflattened(subscribeInBatches())
+        return AsyncStream { await batches.next() }
+    }
+
+    /// The events of `subscribe()` in the batches the hub made them (the current state as one): what one change
+    /// made goes to a connection in one write. A slow subscriber loses its oldest batches.
+    public func subscribeInBatches() -> AsyncStream<[FeedMessage]> {
         state.withLock { s in
             var snapshot: [FeedMessage] = []
             for entry in s.entries.values.sorted(by: { $0.location.targetID < $1.location.targetID }) {
@@ -152,7 +166,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
                     LocationFix(entry.location), entry.drawing.quiet, reportedAt: entry.location.reportedAt)
                 snapshot.append(FeedMessage(id: s.nextEventID, event: event))
             }
-            return broadcast.subscribe(initial: snapshot)
+            return broadcast.subscribe(initial: snapshot.isEmpty ? [] : [snapshot])
         }
     }
 
@@ -175,10 +189,34 @@ public final class LocationHub: LocationSourceObserver, Sendable {
     /// order for all: the broadcast is fed under the same lock).
     private func send(_ change: (inout State) -> [FeedEvent]) {
         state.withLock { s in
-            for event in change(&s) {
+            let events = change(&s)
+            guard !events.isEmpty else { return }
+            let messages = events.map { event in
                 s.nextEventID += 1
-                broadcast.yield(FeedMessage(id: s.nextEventID, event: event))
+                return FeedMessage(id: s.nextEventID, event: event)
             }
+            broadcast.yield(messages)
         }
+    }
+}
+
+/// One message at a time from a stream of batches, for `LocationHub.subscribe()`.
+private final class Unflattened: @unchecked Sendable {
+    // @unchecked: only the one task iterating the stream made from it calls `next()`, one call at a time.
+    private var batches: AsyncStream<[FeedMessage]>.AsyncIterator
+    private var pending: [FeedMessage] = []
+    private var index = 0
+
+    init(_ stream: AsyncStream<[FeedMessage]>) {
+        batches = stream.makeAsyncIterator()
+    }
+
+    func next() async -> FeedMessage? {
+        while index == pending.count {
+            guard let batch = await batches.next() else { return nil }
+            (pending, index) = (batch, 0)
+        }
+        defer { index += 1 }
+        return pending[index]
     }
 }

@@ -4,6 +4,7 @@ import History
 import Hummingbird
 import LocationDisplay
 import Positioning
+import NIOCore
 import Site
 
 /// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, the display engine's
@@ -56,12 +57,12 @@ public enum GatewayRouter {
     }
 
     /// What a route answers with.
-    typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
+    typealias Handler = @Sendable (Request, GatewayRequestContext) async throws -> Response
 
     /// Builds the router: a GET and a HEAD handler for every route of the table (`GatewayRoute`), 405 for a method
     /// a route does not take.
-    public static func build(_ d: Dependencies) -> Router<BasicRequestContext> {
-        let router = Router()
+    public static func build(_ d: Dependencies) -> Router<GatewayRequestContext> {
+        let router = Router(context: GatewayRequestContext.self)
         if let token = d.token { router.add(middleware: BearerAuthMiddleware(token: token)) }
         router.add(middleware: RouteTableMiddleware())
         router.add(middleware: StaticFileMiddleware(files: d.files))
@@ -119,7 +120,7 @@ public enum GatewayRouter {
                 }
             }
         case .feed:
-            return { request, _ in feed(request, hub: d.hub) }
+            return { request, context in feed(request, hub: d.hub, on: context.eventLoop) }
         case .health:
             let started = d.clock.now()
             return { _, _ in
@@ -161,7 +162,7 @@ public enum GatewayRouter {
 
     /// The push feed: `retry`, the current fix of every target, then live events until the hub closes. A HEAD
     /// request gets the headers only, without subscribing.
-    static func feed(_ request: Request, hub: LocationHub) -> Response {
+    static func feed(_ request: Request, hub: LocationHub, on eventLoop: any EventLoop) -> Response {
         switch LocationQuery.parse(request.uri.queryParameters) {
         case .failure(let error): return problem(.badRequest, error.description)
         case .success(let query) where query != LocationQuery(): return problem(.badRequest, "the feed takes no filters")
@@ -173,28 +174,38 @@ public enum GatewayRouter {
         guard request.method != .head else {
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in try await writer.finish(nil) })
         }
-        let messages = hub.subscribe()
+        let batches = hub.subscribeInBatches()
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                for await message in messages { try await writer.write(feedFrame(message)) }
-                try await writer.finish(nil)
+                try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
+                    try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                    for await batch in batches { try await writer.write(feedFrames(batch)) }
+                    try await writer.finish(nil)
+                }
             })
     }
 
     /// A feed message's SSE frame, written straight into the buffer the connection sends (no array in between).
     public static func feedFrame(_ message: FeedMessage) -> ByteBuffer {
-        var room = FeedEvent.frameBytesEstimate
-        while true {
-            var buffer = ByteBuffer()
-            buffer.reserveCapacity(room)
-            let written = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { raw in
-                JSONText.write(into: raw) { message.event.writeFrame(id: message.id, to: &$0) } ?? 0
+        feedFrames([message])
+    }
+
+    /// The SSE frames of a batch of feed messages, one after another in one buffer: one write to the connection.
+    public static func feedFrames(_ messages: [FeedMessage]) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(messages.count * FeedEvent.frameBytesEstimate)
+        for message in messages {
+            var room = FeedEvent.frameBytesEstimate
+            while true {
+                let written = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { raw in
+                    JSONText.write(into: raw) { message.event.writeFrame(id: message.id, to: &$0) } ?? 0
+                }
+                if written > 0 { break }
+                room *= 2
             }
-            if written > 0 { return buffer }
-            room *= 2
         }
+        return buffer
     }
 
     static func json(_ text: String) -> Response {

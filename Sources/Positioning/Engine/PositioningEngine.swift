@@ -65,12 +65,12 @@ public struct PositioningEngine: Sendable {
                 counters.late += 1
                 return
             }
-            let before = trackers[s]!.filters[a]?.rejected ?? 0
-            trackers[s]!.add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration)
-            counters.outliers += (trackers[s]!.filters[a]?.rejected ?? 0) - before
+            if !trackers[s]!.add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration) {
+                counters.outliers += 1
+            }
         } else {
             var tracker = TargetTracker(target: o.target, firstTime: o.t)
-            tracker.add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration)
+            _ = tracker.add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration)
             let s = freeSlots.popLast() ?? trackers.count
             if s == trackers.count { trackers.append(tracker) } else { trackers[s] = tracker }
             slot[o.target] = s

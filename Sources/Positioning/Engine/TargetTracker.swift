@@ -63,15 +63,17 @@ struct TargetTracker {
     /// The time of the next fix to emit.
     func nextGridTime(interval: Double) -> Double { gridOrigin + Double(gridIndex) * interval }
 
-    /// Feeds one observation of anchor `a`.
-    mutating func add(anchor a: Int, t: Double, rssiDBm: Double, configuration c: EngineConfiguration) {
-        if filters[a] == nil {
+    /// Feeds one observation of anchor `a`; returns false when its filter rejected it as an outlier.
+    mutating func add(anchor a: Int, t: Double, rssiDBm: Double, configuration c: EngineConfiguration) -> Bool {
+        lastObservationTime = max(lastObservationTime, t)
+        if filters.index(forKey: a) == nil {
             filters[a] = AnchorRSSIFilter(capacity: c.filterCapacity, windowSeconds: c.filterWindowSeconds,
                                           threshold: c.filterThreshold, sigmaFloorDB: c.filterSigmaFloorDB)
             heardAnchors.append(a)
         }
-        if filters[a]!.add(t: t, rssiDBm: rssiDBm), !pending.contains(a) { pending.append(a) }
-        lastObservationTime = max(lastObservationTime, t)
+        let accepted = filters[a]!.add(t: t, rssiDBm: rssiDBm)
+        if accepted, !pending.contains(a) { pending.append(a) }
+        return accepted
     }
 
     /// Produces the fix at grid time g from everything added so far (all of it at or before g).
