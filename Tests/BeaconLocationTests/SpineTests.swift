@@ -182,6 +182,19 @@ import Testing
         #expect(source.deliveredThrough() == nil, "nothing is known once the replay has ended")
     }
 
+    /// A replay faster than it is read (all of it due at once) still hands over in bounded batches.
+    @Test(.timeLimit(.minutes(1))) func aReplayFasterThanItIsReadHandsOverBoundedBatches() async throws {
+        let observations = (0..<1000).map { k in
+            Observation(t: Double(k) * 0.001, anchor: "rx-1", target: "tag", rssiDBm: -60)
+        }
+        let source = PacedReplaySource(name: "fast", observations: observations, speed: 1e9, clock: SkippingClock())
+        let sizes = LockedValue<[Int]>([])
+        try await source.runInBatches(started: {}) { batch, _ in sizes.withLock { $0.append(batch.count) } }
+        #expect(sizes.value.reduce(0, +) == 1000)
+        #expect(sizes.value.allSatisfy { $0 <= 256 }, "\(sizes.value)")
+        #expect(sizes.value.count >= 4)
+    }
+
     /// An observation file streamed (read again for each loop) replays exactly as the same observations held in
     /// memory: the same observations at the same clock times, loop after loop; a missing file fails at once.
     @Test(.timeLimit(.minutes(1))) func aStreamedFileReplaysAsTheSameObservationsInMemory() async throws {

@@ -78,6 +78,9 @@ public final class PacedReplaySource: ObservationSource {
         state.withLock { s in s.start.map { $0 + (now - $0) * speed } }
     }
 
+    /// The most observations handed over at once.
+    static let batchLimit = 256
+
     /// While a pass runs: the stamped time of the next observation, before which everything was handed over.
     public func deliveredThrough() -> Double? { state.withLock { $0.deliveredThrough } }
 
@@ -184,6 +187,10 @@ public final class PacedReplaySource: ObservationSource {
                 last = o.t
                 let offset = Double(cycle) * period + (o.t - t0)
                 let due = start + offset / speed
+                if batch.count >= Self.batchLimit {
+                    // A replay faster than it is read (a high speed) hands over in bounded batches all the same.
+                    guard handOver(before: start + offset) else { return }
+                }
                 if clock.now() < due {
                     guard handOver(before: start + offset) else { return }
                     // At most one wait per quantum: what falls due meanwhile goes out together.

@@ -46,20 +46,38 @@ public struct ConstantVelocityKalman: Sendable {
     }
 
     /// Propagates the state by Δt seconds: `x ← F x`, `P ← F P Fᵀ + Q`.
+    ///
+    /// Written out for this F (`F = [[I, Δt I], [0, I]]`), in place: the same sums in the same order as the
+    /// general matrix products give, without their half-dozen allocations (this runs for every model at every
+    /// fix, and between fixes).
     public mutating func predict(dt: Double) {
         guard dt > 0 else { return }
-        let F = Matrix(rows: 4, columns: 4, entries: [1, 0, dt, 0,
-                                                      0, 1, 0, dt,
-                                                      0, 0, 1, 0,
-                                                      0, 0, 0, 1])
         let q = accelerationNoise
         let a = q * dt * dt * dt / 3, b = q * dt * dt / 2, c = q * dt
-        let Q = Matrix(rows: 4, columns: 4, entries: [a, 0, b, 0,
-                                                      0, a, 0, b,
-                                                      b, 0, c, 0,
-                                                      0, b, 0, c])
-        x = F * x
-        P = (F * P * F.transposed + Q).symmetrized
+        x[0] += dt * x[2]
+        x[1] += dt * x[3]
+        P.entries.withUnsafeMutableBufferPointer { e in
+            // A = F P: rows 0 and 1 gain Δt times rows 2 and 3.
+            for j in 0..<4 {
+                e[j] += dt * e[8 + j]
+                e[4 + j] += dt * e[12 + j]
+            }
+            // F P Fᵀ = A Fᵀ: columns 0 and 1 gain Δt times columns 2 and 3.
+            for i in 0..<4 {
+                e[4 * i] += e[4 * i + 2] * dt
+                e[4 * i + 1] += e[4 * i + 3] * dt
+            }
+            e[0] += a; e[2] += b; e[5] += a; e[7] += b
+            e[8] += b; e[10] += c; e[13] += b; e[15] += c
+            // Symmetric against rounding: (M + Mᵀ) / 2.
+            for i in 0..<4 {
+                for j in 0..<i {
+                    let v = 0.5 * (e[4 * i + j] + e[4 * j + i])
+                    e[4 * i + j] = v
+                    e[4 * j + i] = v
+                }
+            }
+        }
     }
 
     /// Shrinks the velocity toward zero (and its covariance with it) by a factor in [0, 1].

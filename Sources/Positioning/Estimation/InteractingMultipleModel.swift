@@ -56,13 +56,21 @@ public struct InteractingMultipleModel: Sendable {
         let c = (0..<n).map { j in (0..<n).reduce(0) { $0 + π($1, j) * probabilities[$1] } }
         var mixed = filters
         for j in 0..<n {
-            let w = (0..<n).map { i in π(i, j) * probabilities[i] / c[j] }
+            // The mixing weight of model i into model j (written inline: this runs at every fix).
+            func w(_ i: Int) -> Double { π(i, j) * probabilities[i] / c[j] }
             var x = [Double](repeating: 0, count: 4)
-            for i in 0..<n { for k in 0..<4 { x[k] += w[i] * filters[i].x[k] } }
+            for i in 0..<n {
+                let wi = w(i)
+                for k in 0..<4 { x[k] += wi * filters[i].x[k] }
+            }
             var P = Matrix(rows: 4, columns: 4)
             for i in 0..<n {
-                let d = zip(filters[i].x, x).map { $0 - $1 }
-                for a in 0..<4 { for b in 0..<4 { P[a, b] += w[i] * (filters[i].P[a, b] + d[a] * d[b]) } }
+                let wi = w(i)
+                let xi = filters[i].x, Pi = filters[i].P
+                for a in 0..<4 {
+                    let da = xi[a] - x[a]
+                    for b in 0..<4 { P[a, b] += wi * (Pi[a, b] + da * (xi[b] - x[b])) }
+                }
             }
             mixed[j].x = x
             mixed[j].P = P.symmetrized
