@@ -135,8 +135,8 @@ open class LocationSource: @unchecked Sendable {
     /// Registers an observer: it is told the current status (and the current locations, when there are any)
     /// at once, then every change, in order, called on the thread that makes the change (the spine's input,
     /// the expiry sweep) before that call returns. Callbacks must therefore be quick and must not block (queue
-    /// slow work, as the history does), nor change this source or its observers (that would wait on itself). Registering an observer again replaces it. The
-    /// source holds the observer until `removeObserver(_:)`.
+    /// slow work, as the history does), nor change this source or its observers (that would wait on itself).
+    /// Registering an observer again replaces it. The source holds the observer until `removeObserver(_:)`.
     ///
     /// Calling observers in place, rather than on a task per observer, spares the daemon a thread wake-up per
     /// observer for every fix (`docs/gateway.md`, "Figures"); a consumer that wants its own task reads `events`.

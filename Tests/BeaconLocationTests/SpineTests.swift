@@ -112,16 +112,20 @@ import Testing
         #expect(source.statistics.reports == seen.value.count)
     }
 
+    /// A replay at a 2 ms quantum of 40 observations 0.25 ms apart (10 ms of stream), and one a second later
+    /// that keeps it waiting.
+    static func burstReplay(clock: ManualClock) -> PacedReplaySource {
+        let observations = (0..<40).map { k in
+            Observation(t: Double(k) * 0.00025, anchor: "rx-1", target: "tag", rssiDBm: -60)
+        } + [Observation(t: 1, anchor: "rx-1", target: "tag", rssiDBm: -60)]
+        return PacedReplaySource(name: "burst", observations: observations, pacingQuantumSeconds: 0.002, clock: clock)
+    }
+
     /// Observations closer together than the pacing quantum go out together, never before they are due and at
     /// most one quantum after; each wake-up delivers everything due by then.
     @Test(.timeLimit(.minutes(1))) func pacedReplayWakesAtMostOncePerQuantum() async throws {
         let clock = ManualClock(start: 1000)
-        // 40 observations 0.25 ms apart (10 ms of stream), and one a second later that keeps the replay waiting.
-        let observations = (0..<40).map { k in
-            Observation(t: Double(k) * 0.00025, anchor: "rx-1", target: "tag", rssiDBm: -60)
-        } + [Observation(t: 1, anchor: "rx-1", target: "tag", rssiDBm: -60)]
-        let source = PacedReplaySource(name: "q", observations: observations, pacingQuantumSeconds: 0.002,
-                                       clock: clock)
+        let source = Self.burstReplay(clock: clock)
         let seen = LockedValue<[(t: Double, arrived: Double)]>([])
         let task = Task { try await source.run(started: {}) { o, at in seen.withLock { $0.append((o.t, at)) } } }
         while seen.value.count < 40 {
@@ -146,11 +150,7 @@ import Testing
     /// handed over everything: up to the stamped time of its next observation.
     @Test(.timeLimit(.minutes(1))) func pacedReplayHandsOverBatchesAndHowFarTheyReach() async throws {
         let clock = ManualClock(start: 1000)
-        let observations = (0..<40).map { k in
-            Observation(t: Double(k) * 0.00025, anchor: "rx-1", target: "tag", rssiDBm: -60)
-        } + [Observation(t: 1, anchor: "rx-1", target: "tag", rssiDBm: -60)]
-        let source = PacedReplaySource(name: "b", observations: observations, pacingQuantumSeconds: 0.002,
-                                       clock: clock)
+        let source = Self.burstReplay(clock: clock)
         #expect(source.deliveredThrough() == nil)
         let batches = LockedValue<[(times: [Double], arrived: Double, through: Double?)]>([])
         let task = Task {

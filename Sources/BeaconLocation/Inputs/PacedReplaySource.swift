@@ -8,13 +8,12 @@ import Positioning
 /// Times are moved to the clock: the first observation is stamped with the start time, later ones keep their
 /// offsets (each loop continues where the previous ended, after `loopGapSeconds`), so fixes carry current times
 /// and the engine sees time go forward across loops. Pacing waits on the injected clock (tests advance a
-/// `ManualClock`, or replay fast with a high `speed`), at most once per `pacingQuantumSeconds` (10 ms by default):
+/// `ManualClock`, or replay fast with a high `speed`), at most once per `pacingQuantumSeconds` (2 ms by default):
 /// what falls due meanwhile goes out together when it wakes, as one batch, at most one quantum after its time,
-/// never before. At 3,000 observations a second a wait for each one cost the daemon a third of its CPU in timers
-/// and wake-ups; a wake every 2 ms still cost it a quarter more than one every 10 ms (`docs/gateway.md`,
-/// "Figures"). Ten milliseconds is nothing to a fix grid of a second released half a second behind the clock,
-/// and, as each batch says how far it reaches (`deliveredThrough()`), fixes still go out with the batch that
-/// completes them.
+/// never before, and each batch says how far it reaches (`deliveredThrough()`), so fixes go out with the batch
+/// that completes them. At 3,000 observations a second a wait for each one cost the daemon a third of its CPU in
+/// timers and wake-ups. A wait every 10 ms costs a fifth less than every 2 ms, but its fixes leave in bursts and
+/// the report-to-browser p99 rose from about 1-2 ms to 3-5.5 ms (`docs/gateway.md`, "Figures"), so 2 ms it is.
 ///
 /// The replay runs on a thread of its own (`bluedot-replay`), which blocks on the clock between observations
 /// (`BlueDotClock.wait(until:or:)`) and delivers on that thread: a wait then wakes one thread, where a task's sleep
@@ -41,7 +40,7 @@ public final class PacedReplaySource: ObservationSource {
     /// Creates a replay of `observations` (sorted by time here); `speed` 1 is real time.
     public init(
         name: String, observations: [Observation], speed: Double = 1, loop: Bool = false, loopGapSeconds: Double = 2,
-        pacingQuantumSeconds: Double = 0.010, clock: any BlueDotClock
+        pacingQuantumSeconds: Double = 0.002, clock: any BlueDotClock
     ) {
         self.name = name
         self.input = .memory(observations.sorted { $0.t < $1.t })
@@ -57,7 +56,7 @@ public final class PacedReplaySource: ObservationSource {
     /// here once, so that a missing or unreadable file fails at once, and again for each pass.
     public init(
         name: String, path: String, options: ObservationReader.Options = .init(), speed: Double = 1,
-        loop: Bool = false, loopGapSeconds: Double = 2, pacingQuantumSeconds: Double = 0.010, clock: any BlueDotClock
+        loop: Bool = false, loopGapSeconds: Double = 2, pacingQuantumSeconds: Double = 0.002, clock: any BlueDotClock
     ) throws(JSONLinesError) {
         _ = try ObservationReader(path: path, options: options)
         self.name = name

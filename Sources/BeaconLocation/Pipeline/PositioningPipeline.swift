@@ -39,7 +39,9 @@ public final class PositioningPipeline: Sendable {
             for o in batch {
                 let unknownBefore = s.engine.counters.unknownAnchors
                 s.engine.ingest(o, into: &fixes)
-                for fix in fixes { located.append(Location(fix, origin: origin, reportedAt: s.lastArrival[fix.target])) }
+                for fix in fixes {
+                    located.append(Location(fix, origin: origin, reportedAt: s.lastArrival[fix.target]))
+                }
                 fixes.removeAll(keepingCapacity: true)
                 if s.engine.counters.unknownAnchors == unknownBefore { s.lastArrival[o.target] = arrivedAt }
             }

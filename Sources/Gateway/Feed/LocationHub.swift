@@ -100,7 +100,8 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         navigator.receive(plan)
         guard let drawState = display.drawState else { return [] }
         let drawing = DotDrawing(drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees)
-        s.entries[location.targetID] = Entry(location: location, display: display, navigator: navigator, drawing: drawing)
+        s.entries[location.targetID] = Entry(
+            location: location, display: display, navigator: navigator, drawing: drawing)
         let fix = FeedEvent.fix(LocationFix(location), drawing, reportedAt: location.reportedAt)
         return [fix] + (s.rooms.observe(location).map(FeedEvent.events) ?? [])
     }
