@@ -15,7 +15,6 @@ open class LocationSource: @unchecked Sendable {
         var status: LocationSourceStatus = .initialising
         var locations: [String: Location] = [:]
         var lastHeard: [String: Double] = [:]
-        var observers: [(id: ObjectIdentifier, observer: any LocationSourceObserver)] = []
     }
 
     /// The source's id, unique among the sources a map shows.
@@ -25,8 +24,9 @@ open class LocationSource: @unchecked Sendable {
     /// Where time comes from.
     public let clock: any BlueDotClock
     private let state = LockedValue(State())
-    /// Held while observers are called: one change reaches them at a time, in the order the changes were made.
-    private let delivery = LockedValue(())
+    /// The observers, behind the lock held while they are called: one change reaches them at a time, in the order
+    /// the changes were made.
+    private let observers = LockedValue<[(id: ObjectIdentifier, observer: any LocationSourceObserver)]>([])
     private let broadcast = Broadcast<LocationSourceEvent>()
 
     /// Creates a source in status `initialising`.
@@ -89,17 +89,17 @@ open class LocationSource: @unchecked Sendable {
     }
 
     /// Applies a change to the state and hands the event it makes to the streams and then to every observer, on
-    /// the calling thread. Under the delivery lock, so observers see changes one at a time and in the order they
+    /// the calling thread. Under the observers' lock, so they see changes one at a time and in the order they
     /// were made, even when several threads make them.
     private func change(_ body: (inout State) -> LocationSourceEvent?) {
-        delivery.withLock { _ in
-            let made = state.withLock { s -> (LocationSourceEvent, [any LocationSourceObserver])? in
+        observers.withLock { observers in
+            let made = state.withLock { s -> LocationSourceEvent? in
                 guard let event = body(&s) else { return nil }
                 broadcast.yield(event)
-                return (event, s.observers.map(\.observer))
+                return event
             }
-            guard let (event, observers) = made else { return }
-            for observer in observers { Self.deliver(event, to: observer, from: self) }
+            guard let event = made else { return }
+            for (_, observer) in observers { Self.deliver(event, to: observer, from: self) }
         }
     }
 
@@ -142,21 +142,21 @@ open class LocationSource: @unchecked Sendable {
     /// observer for every fix (`docs/gateway.md`, "Figures"); a consumer that wants its own task reads `events`.
     public final func addObserver(_ observer: any LocationSourceObserver) {
         let id = ObjectIdentifier(observer)
-        delivery.withLock { _ in
+        observers.withLock { observers in
+            observers.removeAll { $0.id == id }
+            observers.append((id, observer))
             let (status, current) = state.withLock { s in
-                s.observers.removeAll { $0.id == id }
-                s.observers.append((id, observer))
-                return (s.status, s.locations.values.sorted { $0.targetID < $1.targetID })
+                (s.status, s.locations.values.sorted { $0.targetID < $1.targetID })
             }
             observer.onStatusChanged(status, source: self)
             if !current.isEmpty { observer.onLocationsUpdated(current, source: self) }
         }
     }
 
-    /// Stops calling an observer: changes made after this returns do not reach it (a change already being
-    /// delivered on another thread may still).
+    /// Stops calling an observer: once this returns it is not called again (a change being delivered on another
+    /// thread finishes first). Not from one of this source's callbacks.
     public final func removeObserver(_ observer: any LocationSourceObserver) {
         let id = ObjectIdentifier(observer)
-        state.withLock { $0.observers.removeAll { $0.id == id } }
+        observers.withLock { $0.removeAll { $0.id == id } }
     }
 }
