@@ -152,7 +152,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
     /// or cancellation (after `close()`, an empty stream). `subscribeInBatches()` gives the same events as the
     /// hub made them, together.
     public func subscribe() -> AsyncStream<FeedMessage> {
-        let batches = Unflattened(subscribeInBatches())
+        let batches = FlattenedBatches(subscribeInBatches())
         return AsyncStream { await batches.next() }
     }
 
@@ -202,7 +202,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
 }
 
 /// One message at a time from a stream of batches, for `LocationHub.subscribe()`.
-private final class Unflattened: @unchecked Sendable {
+private final class FlattenedBatches: @unchecked Sendable {
     // @unchecked: only the one task iterating the stream made from it calls `next()`, one call at a time.
     private var batches: AsyncStream<[FeedMessage]>.AsyncIterator
     private var pending: [FeedMessage] = []
