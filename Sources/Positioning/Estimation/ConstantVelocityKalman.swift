@@ -97,16 +97,82 @@ public struct ConstantVelocityKalman: Sendable {
     /// (Bar-Shalom et al. §5.2.3). Returns the normalized innovation squared `νᵀ S⁻¹ ν`.
     @discardableResult
     public mutating func update(position z: [Double], covariance R: Matrix) -> Double {
-        let H = Matrix(rows: 2, columns: 4, entries: [1, 0, 0, 0, 0, 1, 0, 0])
-        let ν = [z[0] - x[0], z[1] - x[1]]
-        let S = (H * P * H.transposed + R).symmetrized
-        guard let Sinv = S.inverseSPD() else { return .infinity }
-        let K = P * H.transposed * Sinv
-        let Kν = K * ν
-        for i in 0..<4 { x[i] += Kν[i] }
-        let IKH = Matrix.identity(4) - K * H
-        P = (IKH * P * IKH.transposed + K * R * K.transposed).symmetrized
-        let Sν = Sinv * ν
-        return ν[0] * Sν[0] + ν[1] * Sν[1]
+        update(x: z[0], y: z[1], covariance: Matrix2(R))
+    }
+
+    /// `update(position:covariance:)` written out for H = [I 0], in place: the same sums in the same order as the
+    /// general products (which skip zero factors) give, without their dozen heap arrays. This runs for every
+    /// model at every fix.
+    mutating func update(x z0: Double, y z1: Double, covariance R: Matrix2) -> Double {
+        let ν0 = z0 - x[0], ν1 = z1 - x[1]
+        // S = H P Hᵀ + R: H P Hᵀ is P's position block.
+        let S = Matrix2(a00: P[0, 0] + R.a00, a01: P[0, 1] + R.a01, a10: P[1, 0] + R.a10, a11: P[1, 1] + R.a11)
+        guard let Si = S.symmetrized.inverse() else { return .infinity }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 40) { t in
+            // K = P Hᵀ S⁻¹ (4 x 2, row-major): P Hᵀ is P's first two columns.
+            let K = UnsafeMutableBufferPointer(rebasing: t[0..<8])
+            for i in 0..<4 {
+                let (pi0, pi1) = (P[i, 0], P[i, 1])
+                var k0 = 0.0, k1 = 0.0
+                if pi0 != 0 { k0 += pi0 * Si.a00; k1 += pi0 * Si.a01 }
+                if pi1 != 0 { k0 += pi1 * Si.a10; k1 += pi1 * Si.a11 }
+                K[2 * i] = k0
+                K[2 * i + 1] = k1
+            }
+            for i in 0..<4 {
+                var kν = 0.0
+                kν += K[2 * i] * ν0
+                kν += K[2 * i + 1] * ν1
+                x[i] += kν
+            }
+            // I − K H: its first two columns are the identity's less K, the others the identity's.
+            func ikh(_ i: Int, _ j: Int) -> Double {
+                let identity = i == j ? 1.0 : 0.0
+                return j < 2 ? identity - K[2 * i + j] : identity
+            }
+            let A = UnsafeMutableBufferPointer(rebasing: t[8..<24])
+            let B = UnsafeMutableBufferPointer(rebasing: t[24..<40])
+            P.entries.withUnsafeMutableBufferPointer { p in
+                // A = (I − K H) P, then B = A (I − K H)ᵀ, each summed over its non-zero factors in order.
+                for i in 0..<4 {
+                    for j in 0..<4 { A[4 * i + j] = 0 }
+                    for c in 0..<4 {
+                        let f = ikh(i, c)
+                        if f == 0 { continue }
+                        for j in 0..<4 { A[4 * i + j] += f * p[4 * c + j] }
+                    }
+                }
+                for i in 0..<4 {
+                    for j in 0..<4 { B[4 * i + j] = 0 }
+                    for c in 0..<4 {
+                        let f = A[4 * i + c]
+                        if f == 0 { continue }
+                        for j in 0..<4 { B[4 * i + j] += f * ikh(j, c) }
+                    }
+                }
+                // P = B + K R Kᵀ, then symmetric against rounding.
+                for i in 0..<4 {
+                    var kr0 = 0.0, kr1 = 0.0
+                    let (ki0, ki1) = (K[2 * i], K[2 * i + 1])
+                    if ki0 != 0 { kr0 += ki0 * R.a00; kr1 += ki0 * R.a01 }
+                    if ki1 != 0 { kr0 += ki1 * R.a10; kr1 += ki1 * R.a11 }
+                    for j in 0..<4 {
+                        var krk = 0.0
+                        if kr0 != 0 { krk += kr0 * K[2 * j] }
+                        if kr1 != 0 { krk += kr1 * K[2 * j + 1] }
+                        p[4 * i + j] = B[4 * i + j] + krk
+                    }
+                }
+                for i in 0..<4 {
+                    for j in 0..<i {
+                        let v = 0.5 * (p[4 * i + j] + p[4 * j + i])
+                        p[4 * i + j] = v
+                        p[4 * j + i] = v
+                    }
+                }
+            }
+            let (s0, s1) = Si.times(ν0, ν1)
+            return ν0 * s0 + ν1 * s1
+        }
     }
 }

@@ -55,23 +55,26 @@ public struct GridPosterior: Sendable {
         var best = -Double.infinity
         var effects = RandomEffects(offsetSigmaDB: commonOffsetSigmaDB, bodyShadowSigmaDB: bodyShadowSigmaDB)
         var r = [Double](repeating: 0, count: measurements.count), sigma = r
-        for (j, y) in ys.enumerated() {
-            for (i, x) in xs.enumerated() {
-                var l = 0.0
-                effects.reset()
-                for (m, z) in measurements.enumerated() {
-                    (r[m], sigma[m]) = z.residual(x: x, y: y)
-                    // A sigma that varies with the place (a bias field's variance) normalizes the likelihood.
-                    if z.field != nil { l -= log(sigma[m]) }
-                    effects.add(residual: r[m], sigma: sigma[m], dx: z.anchorX - x, dy: z.anchorY - y)
+        // The measurements are read in place (`RSSIMeasurement.residual(_:x:y:)`): this runs for every cell.
+        measurements.withUnsafeBufferPointer { ms in
+            for (j, y) in ys.enumerated() {
+                for (i, x) in xs.enumerated() {
+                    var l = 0.0
+                    effects.reset()
+                    for m in ms.indices {
+                        (r[m], sigma[m]) = RSSIMeasurement.residual(ms.baseAddress! + m, x: x, y: y)
+                        // A sigma that varies with the place (a bias field's variance) normalizes the likelihood.
+                        if ms[m].field != nil { l -= log(sigma[m]) }
+                        effects.add(residual: r[m], sigma: sigma[m], dx: ms[m].anchorX - x, dy: ms[m].anchorY - y)
+                    }
+                    l += effects.solve()
+                    for m in ms.indices {
+                        let e = effects.effect(dx: ms[m].anchorX - x, dy: ms[m].anchorY - y)
+                        l -= loss.loss((r[m] - e) / sigma[m])
+                    }
+                    logp[j * xs.count + i] = l
+                    best = max(best, l)
                 }
-                l += effects.solve()
-                for (m, z) in measurements.enumerated() {
-                    let e = effects.effect(dx: z.anchorX - x, dy: z.anchorY - y)
-                    l -= loss.loss((r[m] - e) / sigma[m])
-                }
-                logp[j * xs.count + i] = l
-                best = max(best, l)
             }
         }
         var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0

@@ -29,6 +29,14 @@ public struct PositionSolver: Sendable {
     /// Iteration cap.
     public var maxIterations: Int
 
+    /// The solve stops when the undamped Gauss-Newton step δ = A⁻¹b is this short in the metric of the
+    /// information A, `bᵀA⁻¹b = δᵀAδ` (the squared Newton decrement, twice the objective's predicted decrease:
+    /// Boyd and Vandenberghe, *Convex Optimization*, §9.5.1): 10⁻⁶ is a step of a thousandth of a standard
+    /// deviation, far inside what the estimate's own uncertainty can tell from the optimum. Or when an accepted
+    /// step is under 0.1 mm. Along a flat valley of the objective (few anchors, a weak prior) the steps
+    /// shrink by a fixed ratio, and a step-length rule alone ran the cap of iterations on one solve in six.
+    static let decrementTolerance = 1e-6
+
     /// Creates a solver.
     public init(loss: RobustLoss = .huber(2), bounds: Venue.Bounds? = nil, maxIterations: Int = 30) {
         self.loss = loss
@@ -62,6 +70,7 @@ public struct PositionSolver: Sendable {
             // Normal equations at x: (Λ + Σ w g gᵀ + μ diag) δ = Σ w r g − Λ (x − m).
             let (A, g) = normalEquations(x, measurements, Λ, &weights)
             let b = zip(g, Λ * zip(x, m).map { -($0 - $1) }).map { $0 + $1 }
+            if let δ = A.solveSPD(b), zip(b, δ).reduce(0, { $0 + $1.0 * $1.1 }) < Self.decrementTolerance { break }
             let step: Double? = damping.step { μ in
                 var damped = A
                 for k in 0..<n { damped[k, k] += μ * max(A[k, k], 1e-9) }
@@ -93,8 +102,9 @@ public struct PositionSolver: Sendable {
                                  _ weights: inout [Double]) -> (information: Matrix, gradient: [Double]) {
         var A = Λ
         var g = [Double](repeating: 0, count: x.count)
-        for (i, z) in measurements.enumerated() {
-            let (r, gx, gy) = z.linearize(x: x[0], y: x[1])
+        // By index: `for z in` would copy each measurement (retaining its field and walls) on every pass.
+        for i in measurements.indices {
+            let (r, gx, gy) = measurements[i].linearize(x: x[0], y: x[1])
             let w = loss.weight(r)
             weights[i] = w
             A[0, 0] += w * gx * gx
@@ -112,8 +122,8 @@ public struct PositionSolver: Sendable {
         let e = zip(x, m).map { $0 - $1 }
         let Λe = Λ * e
         var c = 0.5 * zip(e, Λe).reduce(0) { $0 + $1.0 * $1.1 }
-        for z in measurements {
-            let (r, sigma) = z.residual(x: x[0], y: x[1])
+        for i in measurements.indices {
+            let (r, sigma) = measurements[i].residual(x: x[0], y: x[1])
             c += loss.loss(r / sigma)
         }
         return c
@@ -163,62 +173,17 @@ extension PositionSolver {
         }
     }
 
-    /// A symmetric 2 x 2 system as four numbers (row-major, as `Matrix` stores it).
-    private struct Plane {
-        var a00: Double, a01: Double, a10: Double, a11: Double
-
-        /// Λ v, summed in `Matrix`'s order (from 0, column by column).
-        func times(_ v0: Double, _ v1: Double) -> (Double, Double) {
-            var o0 = 0.0, o1 = 0.0
-            o0 += a00 * v0
-            o0 += a01 * v1
-            o1 += a10 * v0
-            o1 += a11 * v1
-            return (o0, o1)
-        }
-
-        /// The Cholesky factor (l00, l10, l11), as `Matrix.cholesky` computes it; nil when not positive definite.
-        func cholesky() -> (l00: Double, l10: Double, l11: Double)? {
-            let d0 = a00
-            guard d0 > 0, d0.isFinite else { return nil }
-            let l00 = d0.squareRoot()
-            let l10 = a10 / l00
-            var d1 = a11
-            d1 -= l10 * l10
-            guard d1 > 0, d1.isFinite else { return nil }
-            return (l00, l10, d1.squareRoot())
-        }
-
-        /// `Matrix.solve(cholesky:_:)`: forward then back substitution, in its order.
-        static func solve(_ l: (l00: Double, l10: Double, l11: Double), _ b0: Double, _ b1: Double)
-            -> (Double, Double)
-        {
-            var y0 = b0, y1 = b1
-            y0 /= l.l00
-            y1 -= l.l10 * y0
-            y1 /= l.l11
-            y1 /= l.l11
-            y0 -= l.l10 * y1
-            y0 /= l.l00
-            return (y0, y1)
-        }
-
-        /// `Matrix.inverseSPD` (columns solved one by one, then symmetrized).
-        func inverse() -> Plane? {
-            guard let l = cholesky() else { return nil }
-            let (c00, c10) = Plane.solve(l, 1, 0)
-            let (c01, c11) = Plane.solve(l, 0, 1)
-            let v = 0.5 * (c10 + c01)
-            return Plane(a00: c00, a01: v, a10: v, a11: c11)
-        }
-
-        var matrix: Matrix { Matrix(rows: 2, columns: 2, entries: [a00, a01, a10, a11]) }
-    }
-
     /// `solveGeneral` for a state that is the position alone, every number computed in the same order.
     func solvePlane(_ measurements: [RSSIMeasurement], priorMean m: [Double], priorInformation Λm: Matrix,
                     start: [Double]?) -> Solution {
-        let Λ = Plane(a00: Λm[0, 0], a01: Λm[0, 1], a10: Λm[1, 0], a11: Λm[1, 1])
+        measurements.withUnsafeBufferPointer { solvePlane($0, priorMean: m, priorInformation: Λm, start: start) }
+    }
+
+    /// `solvePlane` on the measurements in place: read through an array, each measurement would be copied
+    /// (its field and walls retained and released) at every evaluation.
+    private func solvePlane(_ measurements: UnsafeBufferPointer<RSSIMeasurement>, priorMean m: [Double],
+                            priorInformation Λm: Matrix, start: [Double]?) -> Solution {
+        let Λ = Matrix2(a00: Λm[0, 0], a01: Λm[0, 1], a10: Λm[1, 0], a11: Λm[1, 1])
         let m0 = m[0], m1 = m[1]
         func clamped(_ x0: Double, _ x1: Double) -> (Double, Double) {
             guard let bounds else { return (x0, x1) }
@@ -231,19 +196,19 @@ extension PositionSolver {
             dot += e0 * l0
             dot += e1 * l1
             var c = 0.5 * dot
-            for z in measurements {
-                let (r, sigma) = z.residual(x: x0, y: x1)
+            for i in measurements.indices {
+                let (r, sigma) = RSSIMeasurement.residual(measurements.baseAddress! + i, x: x0, y: x1)
                 c += loss.loss(r / sigma)
             }
             return c
         }
         var weights = [Double](repeating: 1, count: measurements.count)
-        func normalEquations(_ x0: Double, _ x1: Double) -> (Plane, Double, Double) {
+        func normalEquations(_ x0: Double, _ x1: Double) -> (Matrix2, Double, Double) {
             var A = Λ
             var g0 = 0.0, g1 = 0.0
             weights.withUnsafeMutableBufferPointer { weights in
-                for (i, z) in measurements.enumerated() {
-                    let (r, gx, gy) = z.linearize(x: x0, y: x1)
+                for i in measurements.indices {
+                    let (r, gx, gy) = RSSIMeasurement.linearize(measurements.baseAddress! + i, x: x0, y: x1)
                     let w = loss.weight(r)
                     weights[i] = w
                     A.a00 += w * gx * gx
@@ -265,12 +230,19 @@ extension PositionSolver {
             let (A, g0, g1) = normalEquations(x0, x1)
             let (p0, p1) = Λ.times(-(x0 - m0), -(x1 - m1))
             let b0 = g0 + p0, b1 = g1 + p1
+            if let l = A.cholesky() {
+                let (d0, d1) = Matrix2.solve(l, b0, b1)
+                var decrement = 0.0
+                decrement += b0 * d0
+                decrement += b1 * d1
+                if decrement < Self.decrementTolerance { break }
+            }
             let step: Double? = damping.step { μ in
                 var damped = A
                 damped.a00 += μ * max(A.a00, 1e-9)
                 damped.a11 += μ * max(A.a11, 1e-9)
                 guard let l = damped.cholesky() else { return .singular }
-                let (d0, d1) = Plane.solve(l, b0, b1)
+                let (d0, d1) = Matrix2.solve(l, b0, b1)
                 let (c0, c1) = clamped(x0 + d0, x1 + d1)
                 let c = objective(c0, c1)
                 guard c <= cost else { return .worse }

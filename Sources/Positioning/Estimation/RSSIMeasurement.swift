@@ -65,32 +65,59 @@ public struct RSSIMeasurement: Sendable, Hashable {
     /// The residual `z − h(p)` (field included) and the measurement's sigma at p (`sigmaDB`, widened by the
     /// field's variance there), dB.
     public func residual(x: Double, y: Double) -> (residualDB: Double, sigmaDB: Double) {
-        let h = model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y)) - wallLossDB(x: x, y: y)
-        guard let field else { return (rssiDBm - h, sigmaDB) }
-        let f = field.evaluate(x: x, y: y)
-        return (rssiDBm - h - f.biasDB, (sigmaDB * sigmaDB + f.variance).squareRoot())
+        withUnsafePointer(to: self) { Self.residual($0, x: x, y: y) }
     }
 
     /// The normalized residual `(z − h(p)) / σ` and the gradient of h(p)/σ with respect to (x, y).
     ///
     /// `∂h/∂x = −10 n (x − aₓ) / (ln 10 · d²)`, and the same in y.
     public func linearize(x: Double, y: Double) -> (residual: Double, gx: Double, gy: Double) {
-        let dx = x - anchorX, dy = y - anchorY, dz = heightDifferenceMeters
+        withUnsafePointer(to: self) { Self.linearize($0, x: x, y: y) }
+    }
+
+    /// `residual(x:y:)` of a measurement read where it lies. The solvers call these in their inner loops: a
+    /// method called on an element of an array or buffer gets a copy of the whole measurement (its field and
+    /// walls retained and released) for every call, a pointer reads only the numbers it needs.
+    static func residual(_ m: UnsafePointer<RSSIMeasurement>, x: Double, y: Double)
+        -> (residualDB: Double, sigmaDB: Double)
+    {
+        let dx = x - m.pointee.anchorX, dy = y - m.pointee.anchorY, dz = m.pointee.heightDifferenceMeters
+        let d = max((dx * dx + dy * dy + dz * dz).squareRoot(), m.pointee.nearFieldMeters)
+        var h = m.pointee.model.rssiDBm(atDistanceMeters: d)
+        if let walls = m.pointee.walls {
+            h -= walls.lossDB(fromX: m.pointee.anchorX, fromY: m.pointee.anchorY, toX: x, toY: y, floor: m.pointee.floor)
+        }
+        guard m.pointee.field != nil else { return (m.pointee.rssiDBm - h, m.pointee.sigmaDB) }
+        let f = m.pointee.field!.evaluate(x: x, y: y)
+        let sigma = m.pointee.sigmaDB
+        return (m.pointee.rssiDBm - h - f.biasDB, (sigma * sigma + f.variance).squareRoot())
+    }
+
+    /// `linearize(x:y:)` of a measurement read where it lies (see `residual(_:x:y:)`).
+    static func linearize(_ m: UnsafePointer<RSSIMeasurement>, x: Double, y: Double)
+        -> (residual: Double, gx: Double, gy: Double)
+    {
+        let dx = x - m.pointee.anchorX, dy = y - m.pointee.anchorY, dz = m.pointee.heightDifferenceMeters
         let d2raw = dx * dx + dy * dy + dz * dz
-        let dmin = nearFieldMeters
+        let dmin = m.pointee.nearFieldMeters
         let d2 = max(d2raw, dmin * dmin)
-        let h = model.measuredPowerDBm - 5 * model.pathLossExponent * log10(d2) - wallLossDB(x: x, y: y)
-        guard let field else {
-            let r = (rssiDBm - h) / sigmaDB
+        let n = m.pointee.model.pathLossExponent
+        var h = m.pointee.model.measuredPowerDBm - 5 * n * log10(d2)
+        if let walls = m.pointee.walls {
+            h -= walls.lossDB(fromX: m.pointee.anchorX, fromY: m.pointee.anchorY, toX: x, toY: y, floor: m.pointee.floor)
+        }
+        guard m.pointee.field != nil else {
+            let sigma = m.pointee.sigmaDB
+            let r = (m.pointee.rssiDBm - h) / sigma
             // Inside the near-field clamp the model is flat: no gradient.
-            let c = d2raw < dmin * dmin ? 0 : -10 * model.pathLossExponent / (M_LN10 * d2 * sigmaDB)
+            let c = d2raw < dmin * dmin ? 0 : -10 * n / (M_LN10 * d2 * sigma)
             return (r, c * dx, c * dy)
         }
         // With the site's bias field: h + b̂, sigma widened by v(p) (its own gradient neglected).
-        let f = field.evaluate(x: x, y: y)
-        let s = (sigmaDB * sigmaDB + f.variance).squareRoot()
-        let c = d2raw < dmin * dmin ? 0 : -10 * model.pathLossExponent / (M_LN10 * d2)
-        return ((rssiDBm - h - f.biasDB) / s, (c * dx + f.gx) / s, (c * dy + f.gy) / s)
+        let f = m.pointee.field!.evaluate(x: x, y: y)
+        let s = (m.pointee.sigmaDB * m.pointee.sigmaDB + f.variance).squareRoot()
+        let c = d2raw < dmin * dmin ? 0 : -10 * n / (M_LN10 * d2)
+        return ((m.pointee.rssiDBm - h - f.biasDB) / s, (c * dx + f.gx) / s, (c * dy + f.gy) / s)
     }
 }
 
