@@ -130,4 +130,40 @@ extension KalmanTests {
         #expect(abs(wall.x[2] - 0.25 * σ * (2 / Double.pi).squareRoot()) < 1e-9)
         #expect(abs(wall.x[1] - 50) < 1e-12)
     }
+
+    /// The position update written out for H = [I 0] is the Joseph form of the general matrix products:
+    /// `S = H P Hᵀ + R`, `K = P Hᵀ S⁻¹`, `x + K ν`, `(I − K H) P (I − K H)ᵀ + K R Kᵀ` and `νᵀ S⁻¹ ν`, on random
+    /// states, correlated covariances and measurement covariances, to 1e-12.
+    @Test func positionUpdateIsTheJosephFormOfTheMatrixProducts() {
+        var rng = SeededGenerator(seed: 31)
+        for trial in 0..<200 {
+            // A random covariance B Bᵀ + εI (4 x 4) and a random R (2 x 2).
+            var B = Matrix(rows: 4, columns: 4)
+            for i in 0..<16 { B.entries[i] = rng.gaussian() }
+            let P = (B * B.transposed + Matrix.identity(4, scale: 0.01)).symmetrized
+            var C = Matrix(rows: 2, columns: 2)
+            for i in 0..<4 { C.entries[i] = rng.gaussian() }
+            let R = (C * C.transposed + Matrix.identity(2, scale: 0.1)).symmetrized
+            var f = ConstantVelocityKalman(x: 0, y: 0, positionCovariance: Matrix.identity(2), velocitySigma: 1,
+                                           accelerationNoise: 0.1)
+            f.x = [rng.gaussian(), rng.gaussian(), rng.gaussian(), rng.gaussian()]
+            f.P = P
+            let z = [rng.gaussian() * 3, rng.gaussian() * 3]
+            let H = Matrix(rows: 2, columns: 4, entries: [1, 0, 0, 0, 0, 1, 0, 0])
+            let ν = [z[0] - f.x[0], z[1] - f.x[1]]
+            let S = (H * P * H.transposed + R).symmetrized
+            let Si = S.inverseSPD()!
+            let K = P * H.transposed * Si
+            let x = zip(f.x, K * ν).map { $0 + $1 }
+            let IKH = Matrix.identity(4) - K * H
+            let expectedP = (IKH * P * IKH.transposed + K * R * K.transposed).symmetrized
+            let Sν = Si * ν
+            let expectedNIS = ν[0] * Sν[0] + ν[1] * Sν[1]
+            let nis = f.update(position: z, covariance: R)
+            #expect(zip(f.x, x).allSatisfy { abs($0 - $1) < 1e-12 * max(1, abs($1)) }, "trial \(trial)")
+            #expect(zip(f.P.entries, expectedP.entries).allSatisfy { abs($0 - $1) < 1e-12 * max(1, abs($1)) },
+                    "trial \(trial)")
+            #expect(abs(nis - expectedNIS) < 1e-12 * max(1, expectedNIS), "trial \(trial)")
+        }
+    }
 }

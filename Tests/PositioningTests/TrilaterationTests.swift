@@ -43,6 +43,40 @@ import Testing
         #expect(compared == 400)
     }
 
+    /// Where the solver stops is the optimum: started from the venue's centre and from the centroid on noisy fixes
+    /// of 3 to 8 anchors with the engine's weak tracking prior, a solve started again at an answer moves less than
+    /// a tenth of its standard deviation (but for at most one answer in a hundred: the objective is not convex).
+    /// Here, with a 40 m venue and 4 dB noise, the steps of about one solve in eight still shrink too slowly to
+    /// meet the decrement before the 30-iteration cap (at most 15% are allowed).
+    @Test func solverStopsAtTheOptimumWellBeforeTheCap() {
+        var rng = SeededGenerator(seed: 15)
+        var capped = 0, total = 0, iterations = 0, moved = 0
+        for trial in 0..<300 {
+            let venue = testVenue(anchorCount: 3 + trial % 6, size: 40)
+            var trilaterator = Trilaterator(bounds: venue.bounds, anchors: venue.anchors)
+            trilaterator.priorVariance = trilaterator.priorVariance.map { $0 * 100 }
+            let x = Double.random(in: 2...38, using: &rng), y = Double.random(in: 2...38, using: &rng)
+            let z = simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 4, using: &rng)
+            let Λ = Matrix.diagonal(trilaterator.priorVariance.map { 1 / $0 })
+            let solver = trilaterator.solver, mean = trilaterator.priorMean
+            for start in [nil, Trilaterator.weightedCentroid(z)] {
+                let s = solver.solve(z, priorMean: mean, priorInformation: Λ, start: start)
+                total += 1
+                iterations += s.iterations
+                if s.iterations >= solver.maxIterations { capped += 1 }
+                let again = solver.solve(z, priorMean: mean, priorInformation: Λ, start: s.state)
+                // The move, in standard deviations of the answer's own covariance.
+                let d = [again.state[0] - s.state[0], again.state[1] - s.state[1]]
+                let q = s.covariance.solveSPD(d).map { d[0] * $0[0] + d[1] * $0[1] } ?? .infinity
+                if q > 0.1 * 0.1 { moved += 1 }
+            }
+        }
+        #expect(capped <= total * 15 / 100, "\(capped) of \(total) solves ran to the cap")
+        // The objective is not convex: a rare answer sits where a fresh start finds a lower way out.
+        #expect(moved <= total / 100, "\(moved) of \(total) answers moved by over 0.1 σ when solved again")
+        #expect(Double(iterations) / Double(total) < 14, "mean iterations \(Double(iterations) / Double(total))")
+    }
+
     /// Noiseless RSSI from 4 to 8 anchors recovers the point to 1 cm (the venue prior is weak).
     @Test func noiselessRangesRecoverThePoint() {
         var rng = SeededGenerator(seed: 10)

@@ -32,6 +32,8 @@ extension ConstantVelocityKalman {
             guard σ2 > 0 else { continue }
             let σ = σ2.squareRoot(), μ = x[i]
             let α = (a - μ) / σ, β = (b - μ) / σ
+            // Over 8.5 σ inside both bounds the truncation moves nothing (its terms are below 10⁻¹⁶ σ).
+            if α < -8.5 && β > 8.5 { continue }
             let Z = Self.Φ(β) - Self.Φ(α)
             guard α < 8 || β > -8, Z > 1e-9 else {
                 clampPosition(to: bounds)

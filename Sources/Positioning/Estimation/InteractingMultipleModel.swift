@@ -84,17 +84,22 @@ public struct InteractingMultipleModel: Sendable {
     /// Returns the mixture's normalized innovation squared (the probability-weighted model NIS).
     @discardableResult
     public mutating func update(position z: [Double], covariance R: Matrix) -> Double {
+        update(x: z[0], y: z[1], covariance: Matrix2(R))
+    }
+
+    /// `update(position:covariance:)` without its arrays (the tracker's path, at every fix).
+    mutating func update(x z0: Double, y z1: Double, covariance R: Matrix2) -> Double {
         var likelihood = [Double](repeating: 0, count: filters.count)
         var nis = 0.0
         for j in filters.indices {
-            let f = filters[j]
-            let sxx = f.P[0, 0] + R[0, 0], sxy = f.P[0, 1] + R[0, 1], syy = f.P[1, 1] + R[1, 1]
+            let (f0, f1) = (filters[j].x[0], filters[j].x[1])
+            let sxx = filters[j].P[0, 0] + R.a00, sxy = filters[j].P[0, 1] + R.a01, syy = filters[j].P[1, 1] + R.a11
             let det = sxx * syy - sxy * sxy
-            let ex = z[0] - f.x[0], ey = z[1] - f.x[1]
+            let ex = z0 - f0, ey = z1 - f1
             let q = det > 0 ? (syy * ex * ex - 2 * sxy * ex * ey + sxx * ey * ey) / det : .infinity
             likelihood[j] = det > 0 ? exp(-0.5 * q) / (2 * Double.pi * det.squareRoot()) : 0
             nis += probabilities[j] * q
-            filters[j].update(position: z, covariance: R)
+            filters[j].update(x: z0, y: z1, covariance: R)
         }
         reweigh(likelihood)
         return nis

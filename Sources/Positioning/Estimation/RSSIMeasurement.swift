@@ -102,7 +102,7 @@ public struct RSSIMeasurement: Sendable, Hashable {
         let dmin = m.pointee.nearFieldMeters
         let d2 = max(d2raw, dmin * dmin)
         let n = m.pointee.model.pathLossExponent
-        var h = m.pointee.model.measuredPowerDBm - 5 * n * log10(d2)
+        var h = m.pointee.model.measuredPowerDBm - 5 * n * PathLossModel.log10(d2)
         if let walls = m.pointee.walls {
             h -= walls.lossDB(fromX: m.pointee.anchorX, fromY: m.pointee.anchorY, toX: x, toY: y, floor: m.pointee.floor)
         }

@@ -66,10 +66,12 @@ public struct Trilaterator: Sendable {
     /// The anchors' centroid weighted by received power (mW), a robust starting point.
     public static func weightedCentroid(_ measurements: [RSSIMeasurement]) -> [Double] {
         var sw = 0.0, sx = 0.0, sy = 0.0
-        let top = measurements.map(\.rssiDBm).max() ?? 0
-        for z in measurements {
-            let w = pow(10, (z.rssiDBm - top) / 10)
-            sw += w; sx += w * z.anchorX; sy += w * z.anchorY
+        var top = -Double.infinity
+        for i in measurements.indices { top = max(top, measurements[i].rssiDBm) }
+        if measurements.isEmpty { top = 0 }
+        for i in measurements.indices {
+            let w = pow(10, (measurements[i].rssiDBm - top) / 10)
+            sw += w; sx += w * measurements[i].anchorX; sy += w * measurements[i].anchorY
         }
         return [sx / sw, sy / sw]
     }
