@@ -33,8 +33,8 @@ import Testing
                 filter.predict(dt: dt)
                 let z = simulatedMeasurements(at: truth[0], truth[1], venue: venue, noiseSigmaDB: 2, using: &rng)
                 update(&filter, z, truth, &rng)
-                let e = zip(truth, filter.x).map { $0 - $1 }
-                let Pe = filter.P.solveSPD(e)!
+                let e = (0..<4).map { truth[$0] - filter.x[$0] }
+                let Pe = filter.P.matrix.solveSPD(e)!
                 nees[k] += zip(e, Pe).reduce(0) { $0 + $1.0 * $1.1 } / Double(Self.runs)
             }
         }
@@ -117,7 +117,7 @@ extension KalmanTests {
                                             accelerationNoise: 0.1)
         let before = inside
         inside.truncate(to: bounds)
-        #expect(zip(inside.x, before.x).allSatisfy { abs($0 - $1) < 1e-12 })
+        #expect((0..<4).allSatisfy { abs(inside.x[$0] - before.x[$0]) < 1e-12 })
         var wall = ConstantVelocityKalman(x: 0, y: 50, positionCovariance: Matrix.identity(2, scale: 4),
                                           velocitySigma: 1, accelerationNoise: 0.1)
         wall.P[0, 2] = 1
@@ -146,21 +146,21 @@ extension KalmanTests {
             let R = (C * C.transposed + Matrix.identity(2, scale: 0.1)).symmetrized
             var f = ConstantVelocityKalman(x: 0, y: 0, positionCovariance: Matrix.identity(2), velocitySigma: 1,
                                            accelerationNoise: 0.1)
-            f.x = [rng.gaussian(), rng.gaussian(), rng.gaussian(), rng.gaussian()]
-            f.P = P
+            f.x = SIMD4(rng.gaussian(), rng.gaussian(), rng.gaussian(), rng.gaussian())
+            f.P = Matrix4(P)
             let z = [rng.gaussian() * 3, rng.gaussian() * 3]
             let H = Matrix(rows: 2, columns: 4, entries: [1, 0, 0, 0, 0, 1, 0, 0])
             let ν = [z[0] - f.x[0], z[1] - f.x[1]]
             let S = (H * P * H.transposed + R).symmetrized
             let Si = S.inverseSPD()!
             let K = P * H.transposed * Si
-            let x = zip(f.x, K * ν).map { $0 + $1 }
+            let x = zip((0..<4).map { f.x[$0] }, K * ν).map { $0 + $1 }
             let IKH = Matrix.identity(4) - K * H
             let expectedP = (IKH * P * IKH.transposed + K * R * K.transposed).symmetrized
             let Sν = Si * ν
             let expectedNIS = ν[0] * Sν[0] + ν[1] * Sν[1]
             let nis = f.update(position: z, covariance: R)
-            #expect(zip(f.x, x).allSatisfy { abs($0 - $1) < 1e-12 * max(1, abs($1)) }, "trial \(trial)")
+            #expect(zip((0..<4).map { f.x[$0] }, x).allSatisfy { abs($0 - $1) < 1e-12 * max(1, abs($1)) }, "trial \(trial)")
             #expect(zip(f.P.entries, expectedP.entries).allSatisfy { abs($0 - $1) < 1e-12 * max(1, abs($1)) },
                     "trial \(trial)")
             #expect(abs(nis - expectedNIS) < 1e-12 * max(1, expectedNIS), "trial \(trial)")

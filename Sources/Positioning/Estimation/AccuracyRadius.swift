@@ -32,6 +32,11 @@ public enum AccuracyRadius {
         radius68(sxx: P[0, 0], sxy: P[0, 1], syy: P[1, 1])
     }
 
+    /// The 68% radius of the position block of a filter's state covariance.
+    public static func radius68(_ P: Matrix4) -> Double {
+        radius68(sxx: P[0, 0], sxy: P[0, 1], syy: P[1, 1])
+    }
+
     /// Eigenvalues (larger first) of a symmetric 2 x 2 matrix, clamped at zero.
     public static func eigenvalues(sxx: Double, sxy: Double, syy: Double) -> (Double, Double) {
         let mean = 0.5 * (sxx + syy)

@@ -43,12 +43,12 @@ extension ConstantVelocityKalman {
             let shift = σ * (φa - φb) / Z
             let ratio = max(1 + (α * φa - β * φb) / Z - ((φa - φb) / Z) * ((φa - φb) / Z), 1e-6)
             // Conditioning on the axis: x_j += (P_ji / P_ii) δμ, P ← P − (1 − ratio) P_:i P_i: / P_ii.
-            let column = (0..<x.count).map { P[$0, i] }
-            for j in 0..<x.count { x[j] += column[j] / σ2 * shift }
-            for j in 0..<x.count {
-                for k in 0..<x.count { P[j, k] -= (1 - ratio) * column[j] * column[k] / σ2 }
+            let column = SIMD4(P[0, i], P[1, i], P[2, i], P[3, i])
+            for j in 0..<4 { x[j] += column[j] / σ2 * shift }
+            for j in 0..<4 {
+                for k in 0..<4 { P[j, k] -= (1 - ratio) * column[j] * column[k] / σ2 }
             }
-            P = P.symmetrized
+            P.symmetrize()
         }
         clampPosition(to: bounds)
     }

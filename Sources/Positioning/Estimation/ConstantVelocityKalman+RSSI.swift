@@ -26,7 +26,7 @@ extension ConstantVelocityKalman {
     public mutating func update(rssi measurements: [RSSIMeasurement], solver: PositionSolver, gate: Double,
                                 minimumKept: Int = 3, alternativeStart: (x: Double, y: Double)? = nil)
         -> RSSIUpdate {
-        guard !measurements.isEmpty, let Λ = P.inverseSPD() else {
+        guard !measurements.isEmpty, let Λ = P.matrix.inverseSPD() else {
             return RSSIUpdate(used: 0, gated: 0, nis: 0, terms: [])
         }
         var nis: [Double] = []
@@ -43,16 +43,17 @@ extension ConstantVelocityKalman {
                 .prefix(min(minimumKept, measurements.count)).sorted()
         }
         let used = kept.map { measurements[$0] }
-        var solution = solver.solve(used, priorMean: x, priorInformation: Λ)
+        let mean = [x[0], x[1], x[2], x[3]]
+        var solution = solver.solve(used, priorMean: mean, priorInformation: Λ)
         if let start = alternativeStart {
-            var y = x
+            var y = mean
             y[0] = start.x
             y[1] = start.y
-            let other = solver.solve(used, priorMean: x, priorInformation: Λ, start: y)
+            let other = solver.solve(used, priorMean: mean, priorInformation: Λ, start: y)
             if other.cost < solution.cost { solution = other }
         }
-        x = solution.state
-        P = solution.covariance
+        x = SIMD4(solution.state)
+        P = Matrix4(solution.covariance)
         return RSSIUpdate(used: used.count, gated: measurements.count - used.count,
                           nis: kept.reduce(0) { $0 + nis[$1] }, terms: nis)
     }

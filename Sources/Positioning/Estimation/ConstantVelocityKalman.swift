@@ -11,16 +11,16 @@ import Glibc
 /// RSSI of each anchor directly (`update(rssi:...)` in `ConstantVelocityKalman+RSSI.swift`).
 public struct ConstantVelocityKalman: Sendable {
     /// The state `[pₓ, p_y, vₓ, v_y]`.
-    public var x: [Double]
-    /// The state covariance.
-    public var P: Matrix
+    public var x: SIMD4<Double>
+    /// The state covariance (held in place: `P.matrix` for the general algebra).
+    public var P: Matrix4
     /// Acceleration spectral density q, m²/s³.
     public var accelerationNoise: Double
 
     /// Creates a filter at a position with a position covariance and a velocity standard deviation.
     public init(x: Double, y: Double, positionCovariance: Matrix, velocitySigma: Double, accelerationNoise: Double) {
-        self.x = [x, y, 0, 0]
-        var P = Matrix(rows: 4, columns: 4)
+        self.x = SIMD4(x, y, 0, 0)
+        var P = Matrix4()
         P[0, 0] = positionCovariance[0, 0]
         P[0, 1] = positionCovariance[0, 1]
         P[1, 0] = positionCovariance[1, 0]
@@ -56,7 +56,7 @@ public struct ConstantVelocityKalman: Sendable {
         let a = q * dt * dt * dt / 3, b = q * dt * dt / 2, c = q * dt
         x[0] += dt * x[2]
         x[1] += dt * x[3]
-        P.entries.withUnsafeMutableBufferPointer { e in
+        P.withEntries { e in
             // A = F P: rows 0 and 1 gain Δt times rows 2 and 3.
             for j in 0..<4 {
                 e[j] += dt * e[8 + j]
@@ -88,7 +88,7 @@ public struct ConstantVelocityKalman: Sendable {
         let D = Matrix.diagonal([1, 1, factor, factor])
         x[2] *= factor
         x[3] *= factor
-        P = (D * P * D.transposed).symmetrized
+        P = Matrix4((D * P.matrix * D.transposed).symmetrized)
     }
 
     /// Linear update with a position measurement z and its covariance R (Joseph form).
@@ -132,7 +132,7 @@ public struct ConstantVelocityKalman: Sendable {
             }
             let A = UnsafeMutableBufferPointer(rebasing: t[8..<24])
             let B = UnsafeMutableBufferPointer(rebasing: t[24..<40])
-            P.entries.withUnsafeMutableBufferPointer { p in
+            P.withEntries { p in
                 // A = (I − K H) P, then B = A (I − K H)ᵀ, each summed over its non-zero factors in order.
                 for i in 0..<4 {
                     for j in 0..<4 { A[4 * i + j] = 0 }

@@ -33,13 +33,14 @@ public struct InteractingMultipleModel: Sendable {
     public var combined: ConstantVelocityKalman {
         guard filters.count > 1 else { return filters[0] }
         var out = filters[0]
-        out.x = (0..<4).map { i in zip(filters, probabilities).reduce(0) { $0 + $1.1 * $1.0.x[i] } }
-        var P = Matrix(rows: 4, columns: 4)
+        for i in 0..<4 { out.x[i] = zip(filters, probabilities).reduce(0) { $0 + $1.1 * $1.0.x[i] } }
+        var P = Matrix4()
         for (f, μ) in zip(filters, probabilities) {
-            let d = zip(f.x, out.x).map { $0 - $1 }
+            let d = f.x - out.x
             for i in 0..<4 { for j in 0..<4 { P[i, j] += μ * (f.P[i, j] + d[i] * d[j]) } }
         }
-        out.P = P.symmetrized
+        P.symmetrize()
+        out.P = P
         return out
     }
 
@@ -58,12 +59,12 @@ public struct InteractingMultipleModel: Sendable {
         for j in 0..<n {
             // The mixing weight of model i into model j (written inline: this runs at every fix).
             func w(_ i: Int) -> Double { π(i, j) * probabilities[i] / c[j] }
-            var x = [Double](repeating: 0, count: 4)
+            var x = SIMD4<Double>()
             for i in 0..<n {
                 let wi = w(i)
                 for k in 0..<4 { x[k] += wi * filters[i].x[k] }
             }
-            var P = Matrix(rows: 4, columns: 4)
+            var P = Matrix4()
             for i in 0..<n {
                 let wi = w(i)
                 let xi = filters[i].x, Pi = filters[i].P
@@ -72,8 +73,9 @@ public struct InteractingMultipleModel: Sendable {
                     for b in 0..<4 { P[a, b] += wi * (Pi[a, b] + da * (xi[b] - x[b])) }
                 }
             }
+            P.symmetrize()
             mixed[j].x = x
-            mixed[j].P = P.symmetrized
+            mixed[j].P = P
         }
         filters = mixed
         probabilities = c
@@ -99,7 +101,7 @@ public struct InteractingMultipleModel: Sendable {
             let q = det > 0 ? (syy * ex * ex - 2 * sxy * ex * ey + sxx * ey * ey) / det : .infinity
             likelihood[j] = det > 0 ? exp(-0.5 * q) / (2 * Double.pi * det.squareRoot()) : 0
             nis += probabilities[j] * q
-            filters[j].update(x: z0, y: z1, covariance: R)
+            _ = filters[j].update(x: z0, y: z1, covariance: R)
         }
         reweigh(likelihood)
         return nis
