@@ -69,15 +69,9 @@ public struct ConstantVelocityKalman: Sendable {
             }
             e[0] += a; e[2] += b; e[5] += a; e[7] += b
             e[8] += b; e[10] += c; e[13] += b; e[15] += c
-            // Symmetric against rounding: (M + Mᵀ) / 2.
-            for i in 0..<4 {
-                for j in 0..<i {
-                    let v = 0.5 * (e[4 * i + j] + e[4 * j + i])
-                    e[4 * i + j] = v
-                    e[4 * j + i] = v
-                }
-            }
         }
+        // Symmetric against rounding: (M + Mᵀ) / 2.
+        P.symmetrize()
     }
 
     /// Shrinks the velocity toward zero (and its covariance with it) by a factor in [0, 1].
@@ -101,7 +95,7 @@ public struct ConstantVelocityKalman: Sendable {
     }
 
     /// `update(position:covariance:)` written out for H = [I 0], in place: the same sums in the same order as the
-    /// general products (which skip zero factors) give, without their dozen heap arrays. This runs for every
+    /// general products (which skip zero factors) give, without a heap matrix for each of them. This runs for every
     /// model at every fix.
     mutating func update(x z0: Double, y z1: Double, covariance R: Matrix2) -> Double {
         let ν0 = z0 - x[0], ν1 = z1 - x[1]
@@ -150,7 +144,7 @@ public struct ConstantVelocityKalman: Sendable {
                         for j in 0..<4 { B[4 * i + j] += f * ikh(j, c) }
                     }
                 }
-                // P = B + K R Kᵀ, then symmetric against rounding.
+                // P = B + K R Kᵀ (then symmetric against rounding).
                 for i in 0..<4 {
                     var kr0 = 0.0, kr1 = 0.0
                     let (ki0, ki1) = (K[2 * i], K[2 * i + 1])
@@ -163,14 +157,8 @@ public struct ConstantVelocityKalman: Sendable {
                         p[4 * i + j] = B[4 * i + j] + krk
                     }
                 }
-                for i in 0..<4 {
-                    for j in 0..<i {
-                        let v = 0.5 * (p[4 * i + j] + p[4 * j + i])
-                        p[4 * i + j] = v
-                        p[4 * j + i] = v
-                    }
-                }
             }
+            P.symmetrize()
             let (s0, s1) = Si.times(ν0, ν1)
             return ν0 * s0 + ν1 * s1
         }

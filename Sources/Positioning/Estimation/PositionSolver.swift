@@ -102,17 +102,19 @@ public struct PositionSolver: Sendable {
                                  _ weights: inout [Double]) -> (information: Matrix, gradient: [Double]) {
         var A = Λ
         var g = [Double](repeating: 0, count: x.count)
-        // By index: `for z in` would copy each measurement (retaining its field and walls) on every pass.
-        for i in measurements.indices {
-            let (r, gx, gy) = measurements[i].linearize(x: x[0], y: x[1])
-            let w = loss.weight(r)
-            weights[i] = w
-            A[0, 0] += w * gx * gx
-            A[0, 1] += w * gx * gy
-            A[1, 0] += w * gx * gy
-            A[1, 1] += w * gy * gy
-            g[0] += w * r * gx
-            g[1] += w * r * gy
+        // Read in place (`RSSIMeasurement.linearize(_:x:y:)`): a method called on an element copies it.
+        measurements.withUnsafeBufferPointer { ms in
+            for i in ms.indices {
+                let (r, gx, gy) = RSSIMeasurement.linearize(ms.baseAddress! + i, x: x[0], y: x[1])
+                let w = loss.weight(r)
+                weights[i] = w
+                A[0, 0] += w * gx * gx
+                A[0, 1] += w * gx * gy
+                A[1, 0] += w * gx * gy
+                A[1, 1] += w * gy * gy
+                g[0] += w * r * gx
+                g[1] += w * r * gy
+            }
         }
         return (A, g)
     }
@@ -122,9 +124,11 @@ public struct PositionSolver: Sendable {
         let e = zip(x, m).map { $0 - $1 }
         let Λe = Λ * e
         var c = 0.5 * zip(e, Λe).reduce(0) { $0 + $1.0 * $1.1 }
-        for i in measurements.indices {
-            let (r, sigma) = measurements[i].residual(x: x[0], y: x[1])
-            c += loss.loss(r / sigma)
+        measurements.withUnsafeBufferPointer { ms in
+            for i in ms.indices {
+                let (r, sigma) = RSSIMeasurement.residual(ms.baseAddress! + i, x: x[0], y: x[1])
+                c += loss.loss(r / sigma)
+            }
         }
         return c
     }
