@@ -48,7 +48,7 @@ import Testing
     /// a tenth of its standard deviation (but for at most one answer in a hundred: the objective is not convex).
     /// Here, with a 40 m venue and 4 dB noise, the steps of about one solve in eight still shrink too slowly to
     /// meet the decrement before the 30-iteration cap (at most 15% are allowed).
-    @Test func solverStopsAtTheOptimumWellBeforeTheCap() {
+    @Test func aSolveStartedAgainAtItsAnswerStaysThere() {
         var rng = SeededGenerator(seed: 15)
         var capped = 0, total = 0, iterations = 0, moved = 0
         for trial in 0..<300 {

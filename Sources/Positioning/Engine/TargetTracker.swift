@@ -244,10 +244,7 @@ struct TargetTracker {
         // more than their sigmas allow say the model is off here, so the fix is worth less than its covariance.
         let n = Double(measurements.count)
         let s0 = c.scalesFixByResidual && n > 2 ? max(2 * fix.cost / (n - 2), 1) : 1
-        let scale = fixScale * s0
-        let C = fix.covariance
-        let nis = imm.update(x: fix.x, y: fix.y, covariance: Matrix2(
-            a00: scale * C[0, 0], a01: scale * C[0, 1], a10: scale * C[1, 0], a11: scale * C[1, 1]))
+        let nis = imm.update(x: fix.x, y: fix.y, covariance: (fixScale * s0) * Matrix2(fix.covariance))
         if c.fixNoiseAdaptation > 0, nis.isFinite {
             // Covariance matching on the fixes: E[νᵀS⁻¹ν] = 2 when R is right.
             let a = c.fixNoiseAdaptation

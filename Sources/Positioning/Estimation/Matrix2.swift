@@ -65,5 +65,10 @@ struct Matrix2 {
         return Matrix2(a00: a00, a01: v, a10: v, a11: a11)
     }
 
+    /// Every entry times `s`.
+    static func * (s: Double, m: Matrix2) -> Matrix2 {
+        Matrix2(a00: s * m.a00, a01: s * m.a01, a10: s * m.a10, a11: s * m.a11)
+    }
+
     var matrix: Matrix { Matrix(rows: 2, columns: 2, entries: [a00, a01, a10, a11]) }
 }

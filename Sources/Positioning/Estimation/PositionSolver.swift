@@ -187,7 +187,7 @@ extension PositionSolver {
     /// (its field and walls retained and released) at every evaluation.
     private func solvePlane(_ measurements: UnsafeBufferPointer<RSSIMeasurement>, priorMean m: [Double],
                             priorInformation Λm: Matrix, start: [Double]?) -> Solution {
-        let Λ = Matrix2(a00: Λm[0, 0], a01: Λm[0, 1], a10: Λm[1, 0], a11: Λm[1, 1])
+        let Λ = Matrix2(Λm)
         let m0 = m[0], m1 = m[1]
         func clamped(_ x0: Double, _ x1: Double) -> (Double, Double) {
             guard let bounds else { return (x0, x1) }

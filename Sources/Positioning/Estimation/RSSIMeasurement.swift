@@ -48,16 +48,9 @@ public struct RSSIMeasurement: Sendable, Hashable {
         return max((dx * dx + dy * dy + dz * dz).squareRoot(), nearFieldMeters)
     }
 
-    /// The walls' loss between the anchor and a position, dB (0 without walls).
-    @inline(__always)
-    func wallLossDB(x: Double, y: Double) -> Double {
-        guard let walls else { return 0 }
-        return walls.lossDB(fromX: anchorX, fromY: anchorY, toX: x, toY: y, floor: floor)
-    }
-
     /// The model's RSSI at a position, h(p), dBm.
     public func predictedRSSIDBm(x: Double, y: Double) -> Double {
-        let h = model.rssiDBm(atDistanceMeters: distanceMeters(x: x, y: y)) - wallLossDB(x: x, y: y)
+        let h = withUnsafePointer(to: self) { Self.pathLossRSSIDBm($0, x: x, y: y) }
         guard let field else { return h }
         return h + field.evaluate(x: x, y: y).biasDB
     }
@@ -81,16 +74,23 @@ public struct RSSIMeasurement: Sendable, Hashable {
     static func residual(_ m: UnsafePointer<RSSIMeasurement>, x: Double, y: Double)
         -> (residualDB: Double, sigmaDB: Double)
     {
+        let h = pathLossRSSIDBm(m, x: x, y: y)
+        guard m.pointee.field != nil else { return (m.pointee.rssiDBm - h, m.pointee.sigmaDB) }
+        let f = m.pointee.field!.evaluate(x: x, y: y)
+        let sigma = m.pointee.sigmaDB
+        return (m.pointee.rssiDBm - h - f.biasDB, (sigma * sigma + f.variance).squareRoot())
+    }
+
+    /// The path-loss model's RSSI at a position, less the walls' loss on the way (h(p) without the field), dBm.
+    @inline(__always)
+    static func pathLossRSSIDBm(_ m: UnsafePointer<RSSIMeasurement>, x: Double, y: Double) -> Double {
         let dx = x - m.pointee.anchorX, dy = y - m.pointee.anchorY, dz = m.pointee.heightDifferenceMeters
         let d = max((dx * dx + dy * dy + dz * dz).squareRoot(), m.pointee.nearFieldMeters)
         var h = m.pointee.model.rssiDBm(atDistanceMeters: d)
         if let walls = m.pointee.walls {
             h -= walls.lossDB(fromX: m.pointee.anchorX, fromY: m.pointee.anchorY, toX: x, toY: y, floor: m.pointee.floor)
         }
-        guard m.pointee.field != nil else { return (m.pointee.rssiDBm - h, m.pointee.sigmaDB) }
-        let f = m.pointee.field!.evaluate(x: x, y: y)
-        let sigma = m.pointee.sigmaDB
-        return (m.pointee.rssiDBm - h - f.biasDB, (sigma * sigma + f.variance).squareRoot())
+        return h
     }
 
     /// `linearize(x:y:)` of a measurement read where it lies (see `residual(_:x:y:)`).

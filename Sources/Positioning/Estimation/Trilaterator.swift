@@ -68,7 +68,6 @@ public struct Trilaterator: Sendable {
         var sw = 0.0, sx = 0.0, sy = 0.0
         var top = -Double.infinity
         for i in measurements.indices { top = max(top, measurements[i].rssiDBm) }
-        if measurements.isEmpty { top = 0 }
         for i in measurements.indices {
             let w = pow(10, (measurements[i].rssiDBm - top) / 10)
             sw += w; sx += w * measurements[i].anchorX; sy += w * measurements[i].anchorY
