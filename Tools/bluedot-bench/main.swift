@@ -18,6 +18,8 @@ case "positioning":
     PositioningBenchmark.run(Array(arguments.dropFirst()))
 case "engine":
     orExit("engine") { try EngineBenchmark.run($0) }
+case "floor":
+    orExit("floor") { try FloorBenchmark.run($0) }
 case "accuracy":
     orExit("accuracy") { try AccuracyHarness.run($0) }
 case "rooms":
@@ -53,6 +55,7 @@ default:
     print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")
     print("       bluedot-bench json [--items N] [--rounds N] [--binary PATH] [--reports N]")
     print("       bluedot-bench latency [--seconds S] [--pace X] [--seed N]")
+    print("       bluedot-bench floor [--seconds S] [--quanta MS,MS,...] [--fixes PER_S] [--frame BYTES] [--reports PER_S]")
     print("       bluedot-bench gateway [--binary PATH] [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ]")
     print("       bluedot-bench site [--binary PATH] [--receivers N] [--tags N] [--seconds S] [--warmup S] [--rates HZ,HZ] [--window S]")
     print("       bluedot-bench soak [--binary PATH] [--minutes M] [--rate PER_S] [--tags N] [--receivers N] [--broker-interval S]")
