@@ -1,12 +1,15 @@
 import Foundation
 
-/// A browser stand-in for the gateway benchmark: `curl -sN` holding `GET /api/feed` open, each `data:` line
-/// timed on arrival against the event's `reportedAt` (wall clock, same machine).
+/// A browser stand-in for the gateway benchmark: `curl -sN` holding `GET /api/feed` open, each fix's `data:` line
+/// timed on arrival against the event's `reportedAt` (wall clock, same machine: when the daemon took in the newest
+/// report behind the fix) and against the fix's own time `t` (the grid time; in a paced replay, stamped with the
+/// wall clock, the time its newest report was due, so this one includes the pacing's wait before hand-over).
 final class FeedListener: @unchecked Sendable {
     let url: String
     private let process = Process()
     private let lock = NSLock()
     private var samples: [Double] = []
+    private var fixTimeSamples: [Double] = []
 
     init(url: String) { self.url = url }
 
@@ -29,7 +32,11 @@ final class FeedListener: @unchecked Sendable {
                     let line = pending[..<newline]
                     if line.hasPrefix("data: "), let range = line.range(of: "\"reportedAt\":") {
                         let number = line[range.upperBound...].prefix { "0123456789.".contains($0) }
-                        if let reported = Double(number) { record(now - reported) }
+                        if let reported = Double(number) { record(now - reported, samples: \.samples) }
+                        if let range = line.range(of: "{\"fix\":{\"t\": ") {
+                            let number = line[range.upperBound...].prefix { "0123456789.".contains($0) }
+                            if let t = Double(number) { record(now - t, samples: \.fixTimeSamples) }
+                        }
                     }
                     pending.removeSubrange(...newline)
                 }
@@ -37,13 +44,23 @@ final class FeedListener: @unchecked Sendable {
         }
     }
 
-    private func record(_ latency: Double) { lock.withLock { samples.append(latency) } }
+    private func record(_ latency: Double, samples: ReferenceWritableKeyPath<FeedListener, [Double]>) {
+        lock.withLock { self[keyPath: samples].append(latency) }
+    }
 
     /// Forgets what was measured so far (the snapshot and the warm-up).
-    func resetLatencies() { lock.withLock { samples.removeAll() } }
+    func resetLatencies() {
+        lock.withLock {
+            samples.removeAll()
+            fixTimeSamples.removeAll()
+        }
+    }
 
-    /// Latencies measured, seconds.
+    /// Latencies from `reportedAt` measured, seconds.
     var latencies: [Double] { lock.withLock { samples } }
+
+    /// Latencies from the fix's time measured, seconds.
+    var fixTimeLatencies: [Double] { lock.withLock { fixTimeSamples } }
 
     /// Ends curl.
     func stop() { if process.isRunning { process.terminate() } }
