@@ -2,8 +2,10 @@ import Foundation
 
 /// A browser stand-in for the gateway benchmark: `curl -sN` holding `GET /api/feed` open, each fix's `data:` line
 /// timed on arrival against the event's `reportedAt` (wall clock, same machine: when the daemon took in the newest
-/// report behind the fix) and against the fix's own time `t` (the grid time; in a paced replay, stamped with the
-/// wall clock, the time its newest report was due, so this one includes the pacing's wait before hand-over).
+/// report behind the fix) and against the fix's own time `t`, its grid time. A paced replay stamps observations
+/// with the wall-clock time they fall due, and in the bench's site each tag's grid falls on one of its links'
+/// sightings, so the fix's time is when its newest report was due: that latency includes the replay's wait before
+/// handing the report over. (The fix's time is written to the millisecond.)
 final class FeedListener: @unchecked Sendable {
     let url: String
     private let process = Process()

@@ -1,4 +1,5 @@
 import BlueDotCore
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,11 +7,15 @@ import Glibc
 /// `bluedot-bench floor`: what the daemon's shape costs on this machine before it does any work. The paced replay
 /// wakes a thread once per pacing quantum (`PacedReplaySource`, 2 ms) and hands what it made to the web server's
 /// event loop, which wakes and writes the feed's frames to the browser's TCP connection. Here a thread waits on the
-/// same clock call (`SystemClock.wait(until:or:)`) once per quantum, then hands a wake to a second thread through a
-/// pipe (as an event loop is woken), which writes the frames of the fixes due in that quantum (`--fixes` per
-/// second, `--frame` bytes each) to a loopback TCP connection that a third thread (the browser) reads. The CPU of the
-/// first two threads, the daemon's side (the loopback's delivery runs in the writer's system call), is the floor
-/// under `bluedot-bench gateway`'s figure at that quantum: it is spent with no observation read and no fix made.
+/// same clock call (`SystemClock.wait(until:or:)`) once per quantum, and then, in three runs per quantum:
+/// - does nothing else (the wakes alone);
+/// - writes the frames of the fixes due in that quantum (`--fixes` per second, `--frame` bytes each) to a loopback
+///   TCP connection itself (the cheapest shape a daemon could have);
+/// - hands a wake to a second thread through a pipe (as an event loop is woken), which writes them (the daemon's
+///   shape).
+/// A third thread reads the connection, as the browser. The CPU of the pacing and writing threads, the daemon's
+/// side (the loopback's delivery runs in the writer's system call), is the floor under `bluedot-bench gateway`'s
+/// figure at that quantum: it is spent with no observation read and no fix made.
 enum FloorBenchmark {
     struct Options {
         var seconds = 10.0
