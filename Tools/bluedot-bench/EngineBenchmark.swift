@@ -8,9 +8,12 @@ import Positioning
 /// `ingest` of the rest is timed in process CPU time, so the figure is the engine's share of the daemon's
 /// `cores per 1,000 reports/s`. Small runs suit callgrind, whose instruction counts do not vary with the machine's
 /// load: `valgrind --tool=callgrind --toggle-collect='*EngineBenchmark*steady*' bluedot-bench engine --rounds 1`.
+/// With `--sleep-every N` it runs the sightings once more with the thread asleep for 2 ms after every N of them, as
+/// the daemon's paced replay wakes (6 is its share of a 2 ms quantum at 3,000 reports/s), and reports the engine's
+/// CPU then, the sleeps' own CPU (measured alone) taken off: what work costs when a wake has left the caches cold.
 enum EngineBenchmark {
     static func run(_ arguments: [String]) throws {
-        var anchors = 1000, tags = 500, seconds = 30.0, warmup = 5.0, rateHz = 1.0, rounds = 3
+        var anchors = 1000, tags = 500, seconds = 30.0, warmup = 5.0, rateHz = 1.0, rounds = 3, sleepEvery = 0
         var i = 0
         while i < arguments.count {
             guard i + 1 < arguments.count else { throw BenchError("\(arguments[i]) needs a value") }
@@ -22,6 +25,7 @@ enum EngineBenchmark {
             case "--warmup": warmup = Double(try number(value, arguments[i]))
             case "--rate": rateHz = Double(value) ?? rateHz
             case "--rounds": rounds = try number(value, arguments[i])
+            case "--sleep-every": sleepEvery = try number(value, arguments[i])
             default: throw BenchError("unknown option \(arguments[i])")
             }
             i += 2
@@ -49,12 +53,41 @@ enum EngineBenchmark {
                      best / Double(stream.count) * 1e6, best / Double(max(fixCount, 1)) * 1e6))
         print(String(format: "cores per 1,000 reports/s at the site's pace (%.0f reports/s): %.4f", reportsPerSecond,
                      best / seconds / (reportsPerSecond / 1000)))
+        guard sleepEvery > 0 else { return }
+        // The same sightings with the thread asleep for 2 ms after every `sleepEvery` of them, as a paced replay
+        // wakes: the sleeps' own CPU, measured alone, is taken off.
+        let sleeps = stream.count / sleepEvery
+        var start = clock()
+        for _ in 0..<sleeps { usleep(2000) }
+        let sleeping = Double(clock() - start) / Double(CLOCKS_PER_SEC)
+        var engine = PositioningEngine(venue: site.venue, configuration: .moving)
+        var fixes: [LocationFix] = []
+        for o in warm { engine.ingest(o, into: &fixes) }
+        fixes.removeAll(keepingCapacity: true)
+        start = clock()
+        steady(&engine, stream, &fixes, sleepEvery: sleepEvery)
+        let paced = Double(clock() - start) / Double(CLOCKS_PER_SEC) - sleeping
+        print(String(format: "woken every %d sightings (2 ms asleep, %d times; the sleeps alone %.3f CPU s): %.3f CPU s, "
+                     + "%.1f µs per fix, %.4f cores per 1,000 reports/s (%.1f times the figure above)", sleepEvery, sleeps,
+                     sleeping, paced, paced / Double(max(fixes.count, 1)) * 1e6,
+                     paced / seconds / (reportsPerSecond / 1000), paced / best))
     }
 
     /// The timed part, a function of its own so that callgrind can count it alone.
     @inline(never)
     static func steady(_ engine: inout PositioningEngine, _ stream: [Observation], _ fixes: inout [LocationFix]) {
         for o in stream { engine.ingest(o, into: &fixes) }
+    }
+
+    /// The timed part with the thread asleep for 2 ms after every `sleepEvery` sightings.
+    @inline(never)
+    static func steady(
+        _ engine: inout PositioningEngine, _ stream: [Observation], _ fixes: inout [LocationFix], sleepEvery: Int
+    ) {
+        for (k, o) in stream.enumerated() {
+            engine.ingest(o, into: &fixes)
+            if (k + 1) % sleepEvery == 0 { usleep(2000) }
+        }
     }
 
     private static func number(_ value: String, _ option: String) throws -> Int {
