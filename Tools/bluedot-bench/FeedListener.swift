@@ -35,8 +35,8 @@ final class FeedListener: @unchecked Sendable {
                     if line.hasPrefix("data: "), let range = line.range(of: "\"reportedAt\":") {
                         let number = line[range.upperBound...].prefix { "0123456789.".contains($0) }
                         if let reported = Double(number) { record(now - reported, samples: \.samples) }
-                        if let range = line.range(of: "{\"fix\":{\"t\": ") {
-                            let number = line[range.upperBound...].prefix { "0123456789.".contains($0) }
+                        if let fixTime = line.range(of: "{\"fix\":{\"t\": ") {
+                            let number = line[fixTime.upperBound...].prefix { "0123456789.".contains($0) }
                             if let t = Double(number) { record(now - t, samples: \.fixTimeSamples) }
                         }
                     }

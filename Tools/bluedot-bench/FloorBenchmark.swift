@@ -77,6 +77,15 @@ enum FloorBenchmark {
         case direct
         /// The pacing thread wakes a writer thread, which writes them (the daemon's shape).
         case handOff
+
+        /// The threads it runs: the pacer, then the reader of the connection and the writer when it has them.
+        var threads: Int {
+            switch self {
+            case .wakes: 1
+            case .direct: 2
+            case .handOff: 3
+            }
+        }
     }
 
     /// The frames of the fixes due in each wake, written to a connection.
@@ -111,7 +120,6 @@ enum FloorBenchmark {
         let done = ThreadCondition()
         let results = LockedValue((pacer: 0.0, writer: 0.0, wakes: 0, finished: 0))
         let link = shape == .wakes ? nil : try connectedPair()
-        let threads = [Shape.wakes: 1, .direct: 2, .handOff: 3][shape]!
         let finish: @Sendable ((inout (pacer: Double, writer: Double, wakes: Int, finished: Int)) -> Void) -> Void = {
             update in
             results.withLock { r in
@@ -148,7 +156,7 @@ enum FloorBenchmark {
                     _ = Glibc.write(link.wake, &stop, 1)
                 }
             }
-            let cpu = threadCPUSeconds()
+            let cpu = ResourceUsage.threadCPUSeconds()
             finish { r in
                 r.pacer = cpu
                 r.wakes = wakes
@@ -164,7 +172,7 @@ enum FloorBenchmark {
                     frames.write(wakes: n, to: link.writer)
                 }
                 shutdown(link.writer, Int32(SHUT_WR))
-                let cpu = threadCPUSeconds()
+                let cpu = ResourceUsage.threadCPUSeconds()
                 finish { $0.writer = cpu }
             }
         }
@@ -176,7 +184,7 @@ enum FloorBenchmark {
             }
         }
         done.lock()
-        while results.withLock({ $0.finished }) < threads { done.wait() }
+        while results.withLock({ $0.finished }) < shape.threads { done.wait() }
         done.unlock()
         if let link {
             for fd in [link.wake, link.woken, link.writer, link.reader] { close(fd) }
@@ -186,21 +194,14 @@ enum FloorBenchmark {
         return Result(cores: (r.pacer + r.writer) / wall, wakesPerSecond: Double(r.wakes) / wall)
     }
 
-    /// The calling thread's CPU time (user and system), seconds.
-    static func threadCPUSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-    }
-
-    /// A pipe (the pacer's wake-ups to the writer, as an event loop is woken) and the two ends of a loopback TCP connection (the writer's without Nagle's delay, as a web
-    /// server's).
+    /// A pipe (the pacer's wake-ups to the writer, as an event loop is woken) and the two ends of a loopback TCP
+    /// connection (the writer's without Nagle's delay, as a web server's).
     static func connectedPair() throws -> (wake: Int32, woken: Int32, writer: Int32, reader: Int32) {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw BenchmarkError.usage("floor: no pipe: errno \(errno)") }
+        guard pipe(&ends) == 0 else { throw BenchError("floor: no pipe: errno \(errno)") }
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         let reader = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0, reader >= 0 else { throw BenchmarkError.usage("floor: no sockets: errno \(errno)") }
+        guard listener >= 0, reader >= 0 else { throw BenchError("floor: no sockets: errno \(errno)") }
         defer { close(listener) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -212,9 +213,9 @@ enum FloorBenchmark {
                     && connect(reader, a, length) == 0
             }
         }
-        guard bound else { throw BenchmarkError.usage("floor: no loopback connection: errno \(errno)") }
+        guard bound else { throw BenchError("floor: no loopback connection: errno \(errno)") }
         let writer = accept(listener, nil, nil)
-        guard writer >= 0 else { throw BenchmarkError.usage("floor: accept failed: errno \(errno)") }
+        guard writer >= 0 else { throw BenchError("floor: accept failed: errno \(errno)") }
         var on: Int32 = 1
         setsockopt(writer, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         return (ends[1], ends[0], writer, reader)

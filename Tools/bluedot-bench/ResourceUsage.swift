@@ -12,6 +12,13 @@ enum ResourceUsage {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// User plus system CPU seconds used by the calling thread so far.
+    static func threadCPUSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+    }
+
     /// The peak resident set size of the process, KiB.
     static func peakResidentKiB() -> Int {
         var usage = rusage()

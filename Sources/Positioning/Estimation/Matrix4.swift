@@ -38,14 +38,7 @@ public struct Matrix4: Sendable, Hashable {
     /// As a `Matrix`.
     public var matrix: Matrix { Matrix(rows: 4, columns: 4, entries: entries) }
 
-    /// The symmetric part, (A + Aᵀ) / 2, as `Matrix.symmetrized` computes it.
-    public var symmetrized: Matrix4 {
-        var s = self
-        s.symmetrize()
-        return s
-    }
-
-    /// Makes the matrix its symmetric part in place.
+    /// Makes the matrix its symmetric part, (A + Aᵀ) / 2, as `Matrix.symmetrized` computes it, in place.
     mutating func symmetrize() {
         withEntries { e in
             for i in 0..<4 {

@@ -87,10 +87,15 @@ public struct RSSIMeasurement: Sendable, Hashable {
         let dx = x - m.pointee.anchorX, dy = y - m.pointee.anchorY, dz = m.pointee.heightDifferenceMeters
         let d = max((dx * dx + dy * dy + dz * dz).squareRoot(), m.pointee.nearFieldMeters)
         var h = m.pointee.model.rssiDBm(atDistanceMeters: d)
-        if let walls = m.pointee.walls {
-            h -= walls.lossDB(fromX: m.pointee.anchorX, fromY: m.pointee.anchorY, toX: x, toY: y, floor: m.pointee.floor)
-        }
+        subtractWallLoss(m, x: x, y: y, from: &h)
         return h
+    }
+
+    /// Takes the walls' loss between the anchor and a position off `h` (nothing without walls).
+    @inline(__always)
+    static func subtractWallLoss(_ m: UnsafePointer<RSSIMeasurement>, x: Double, y: Double, from h: inout Double) {
+        guard let walls = m.pointee.walls else { return }
+        h -= walls.lossDB(fromX: m.pointee.anchorX, fromY: m.pointee.anchorY, toX: x, toY: y, floor: m.pointee.floor)
     }
 
     /// `linearize(x:y:)` of a measurement read where it lies (see `residual(_:x:y:)`).
@@ -103,9 +108,7 @@ public struct RSSIMeasurement: Sendable, Hashable {
         let d2 = max(d2raw, dmin * dmin)
         let n = m.pointee.model.pathLossExponent
         var h = m.pointee.model.measuredPowerDBm - 5 * n * PathLossModel.log10(d2)
-        if let walls = m.pointee.walls {
-            h -= walls.lossDB(fromX: m.pointee.anchorX, fromY: m.pointee.anchorY, toX: x, toY: y, floor: m.pointee.floor)
-        }
+        subtractWallLoss(m, x: x, y: y, from: &h)
         guard m.pointee.field != nil else {
             let sigma = m.pointee.sigmaDB
             let r = (m.pointee.rssiDBm - h) / sigma
