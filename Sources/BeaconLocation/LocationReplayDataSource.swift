@@ -24,9 +24,12 @@ public final class LocationReplayDataSource: PlaybackLocationDataSource, @unchec
         super.init(clock: clock, loops: loops, timeScale: timeScale, restampsToClock: false)
     }
 
-    /// Reads the file and returns its fixes (for `target`) as locations.
+    /// Reads the file and returns its locations (for `target`), placed on the earth by `origin`.
     override public func loadLocations() async throws -> [Location] {
-        let fixes = try LocationReader.read(path: path)
-        return fixes.filter { target == nil || $0.target == target }.map { Location($0, origin: origin) }
+        var locations = try LocationReader.read(path: path).filter { target == nil || $0.targetID == target }
+        if let origin {
+            for i in locations.indices { locations[i].place(on: origin) }
+        }
+        return locations
     }
 }

@@ -1,3 +1,4 @@
+import BlueDotCore
 import LocationDisplay
 
 /// Where a page of a history query ends: the time and row of its last record. Its text form (`t,row`) is what
@@ -77,12 +78,11 @@ extension HistoryStore {
             r.x, r.y, r.z, r.floor, r.accuracy, r.vertical_accuracy, r.speed, r.course, r.last_known, r.anchors,
             r.lat, r.lon, r.room, r.room_probability
             """) { s, target, t in
-            Location(x: s.double(3) ?? 0, y: s.double(4) ?? 0, z: s.double(5), latitude: s.double(13),
-                     longitude: s.double(14), floor: s.int64(6).map { Int($0) }, timestamp: t,
-                     horizontalAccuracyMeters: s.double(7) ?? 0, verticalAccuracyMeters: s.double(8),
-                     speedMetersPerSecond: s.double(9), courseDegrees: s.double(10), lastKnown: s.int64(11) == 1,
-                     targetID: target, anchorCount: s.int64(12).map { Int($0) }, room: s.string(15),
-                     roomProbability: s.double(16))
+            Location(timestamp: t, targetID: target, x: s.double(3) ?? 0, y: s.double(4) ?? 0, z: s.double(5),
+                floor: s.int64(6).map { Int($0) }, horizontalAccuracyMeters: s.double(7) ?? 0,
+                verticalAccuracyMeters: s.double(8), speedMetersPerSecond: s.double(9), courseDegrees: s.double(10),
+                lastKnown: s.int64(11) == 1, anchorCount: s.int64(12).map { Int($0) } ?? 0, latitude: s.double(13),
+                longitude: s.double(14), room: s.string(15), roomProbability: s.double(16))
         }
     }
 

@@ -313,7 +313,7 @@ public final class HistoryStore: @unchecked Sendable {
                     insertFix.bind(9, l.speedMetersPerSecond)
                     insertFix.bind(10, l.courseDegrees)
                     insertFix.bind(11, Int64(l.lastKnown ? 1 : 0))
-                    insertFix.bind(12, l.anchorCount.map(Int64.init))
+                    insertFix.bind(12, Int64(l.anchorCount))
                     insertFix.bind(13, l.latitude)
                     insertFix.bind(14, l.longitude)
                     insertFix.bind(15, l.room)

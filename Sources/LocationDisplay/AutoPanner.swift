@@ -1,3 +1,4 @@
+import BlueDotCore
 /// The auto-pan decisions of `LocationDisplay`, as a pure function of the viewport and one update.
 struct AutoPanner {
     var settings: LocationDisplaySettings

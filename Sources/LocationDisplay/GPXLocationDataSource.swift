@@ -70,10 +70,10 @@ public final class GPXLocationDataSource: PlaybackLocationDataSource, @unchecked
                     course = distance > 0 ? (c < 0 ? c + 360 : c) : nil
                 }
             }
-            result.append(Location(
-                x: local[i].x, y: local[i].y, z: point.elevationMeters, latitude: point.latitude,
-                longitude: point.longitude, timestamp: t, horizontalAccuracyMeters: horizontalAccuracyMeters,
-                speedMetersPerSecond: speed, courseDegrees: course, attributes: ["gpxLine": String(point.line)]))
+            result.append(Location(timestamp: t, x: local[i].x, y: local[i].y, z: point.elevationMeters,
+                horizontalAccuracyMeters: horizontalAccuracyMeters, speedMetersPerSecond: speed,
+                courseDegrees: course, latitude: point.latitude, longitude: point.longitude,
+                attributes: ["gpxLine": String(point.line)]))
         }
         return result
     }

@@ -1,3 +1,4 @@
+import BlueDotCore
 /// Turns a display's state into the `LocationDrawState` a renderer reads.
 struct LocationDrawStateBuilder {
     var location: Location

@@ -1,3 +1,4 @@
+import BlueDotCore
 /// The state of a many-target `LocationSource`, after MapsIndoors' `MPLocationSourceStatus`.
 public enum LocationSourceStatus: Sendable, Hashable, CustomStringConvertible {
     /// Delivering locations.

@@ -146,9 +146,9 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
 
     private func location(for room: Room, occupancy: Int) -> Location {
         let centre = room.centre
-        return Location(x: centre.x, y: centre.y, floor: room.floor, timestamp: clock.now(),
-                        horizontalAccuracyMeters: 0, targetID: room.id,
-                        attributes: ["occupancy": String(occupancy), "busy": String(occupancy >= busyThreshold)])
+        return Location(timestamp: clock.now(), targetID: room.id, x: centre.x, y: centre.y, floor: room.floor,
+            horizontalAccuracyMeters: 0,
+            attributes: ["occupancy": String(occupancy), "busy": String(occupancy >= busyThreshold)])
     }
 }
 

@@ -1,3 +1,4 @@
+import BlueDotCore
 /// A target moving between rooms: it left `from` (when it was in one) and entered `to` (when it is in one).
 public struct RoomChange: Sendable, Hashable {
     /// The target.

@@ -16,11 +16,10 @@ public final class SimulatedLocationDataSource: PlaybackLocationDataSource, @unc
                                intervalSeconds: updateIntervalSeconds)
             .samples().map { sample in
                 let geo = geographicOrigin?.geographic(x: sample.point.x, y: sample.point.y)
-                return Location(x: sample.point.x, y: sample.point.y, latitude: geo?.latitude,
-                                longitude: geo?.longitude, floor: floor, timestamp: sample.time,
-                                horizontalAccuracyMeters: horizontalAccuracyMeters,
-                                speedMetersPerSecond: speedMetersPerSecond, courseDegrees: sample.courseDegrees,
-                                targetID: targetID)
+                return Location(timestamp: sample.time, targetID: targetID, x: sample.point.x, y: sample.point.y,
+                    floor: floor, horizontalAccuracyMeters: horizontalAccuracyMeters,
+                    speedMetersPerSecond: speedMetersPerSecond, courseDegrees: sample.courseDegrees,
+                    latitude: geo?.latitude, longitude: geo?.longitude)
             }
         super.init(clock: clock, loops: loops, loopGapSeconds: updateIntervalSeconds)
     }

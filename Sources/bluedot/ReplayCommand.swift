@@ -116,7 +116,7 @@ struct ReplayCommand: ParsableCommand {
     private func replayRecording(site: Venue, engine configuration: EngineConfiguration, sink: inout BufferedLines) throws {
         var engine = PositioningEngine(venue: site, configuration: configuration)
         let summary = try RecordingReplay.run(path: input, engine: &engine) { fix in
-            if targets.isEmpty || targets.contains(fix.target) { sink.append(LocationWriter.line(fix)) }
+            if targets.isEmpty || targets.contains(fix.targetID) { sink.append(LocationWriter.line(fix)) }
         }
         try sink.close()
         Self.log("replay: \(input): \(summary.decoded.summary), \(summary.observations) observations")

@@ -1,4 +1,5 @@
 import BeaconLocation
+import BlueDotCore
 import Foundation
 import HCILinux
 import LocationDisplay

@@ -67,7 +67,7 @@ struct BeaconLocationRecordingTests {
         // Seeds 1-3 measured median 0.66-0.75 m and maximum 1.07-1.38 m.
         #expect(median < 1.2, "median error \(median) m")
         #expect(p90 < 2.0, "90th percentile error \(p90) m")
-        #expect(scored.allSatisfy { $0.targetID == "self" && $0.latitude != nil && $0.anchorCount ?? 0 >= 3 })
+        #expect(scored.allSatisfy { $0.targetID == "self" && $0.latitude != nil && $0.anchorCount >= 3 })
         // Timestamps are the recording's: one fix per second of the walk.
         let times = scored.map(\.timestamp)
         #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 1) < 1e-6 })

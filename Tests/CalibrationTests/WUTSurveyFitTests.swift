@@ -62,7 +62,7 @@ struct FitRadiusCommandTests {
         let raw = try ReplayRun(venue: venue, configuration: configuration).run(path: uji + "/geo-tx20.observations.jsonl").fixes
         #expect(scaled.count == raw.count && !raw.isEmpty)
         for (a, b) in zip(raw, scaled) {
-            #expect(abs(b.horizontalAccuracy - a.horizontalAccuracy * calibration.scale(anchors: a.anchors)) < 1e-9)
+            #expect(abs(b.horizontalAccuracyMeters - a.horizontalAccuracyMeters * calibration.scale(anchors: a.anchorCount)) < 1e-9)
         }
     }
 

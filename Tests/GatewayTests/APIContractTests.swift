@@ -18,8 +18,8 @@ import Testing
         let store = try HistoryStore(path: nil, clock: ManualClock(start: 1_483_228_900))
         defer { store.close() }
         store.record([1_483_228_799, 1_483_228_800, 1_483_228_801].map { t in
-            Location(x: 1, y: 2, latitude: 52, longitude: 21, floor: 0, timestamp: t, horizontalAccuracyMeters: 1.5,
-                     targetID: "tag-7", anchorCount: 3)
+            Location(timestamp: t, targetID: "tag-7", x: 1, y: 2, floor: 0, horizontalAccuracyMeters: 1.5,
+                anchorCount: 3, latitude: 52, longitude: 21)
         })
         store.record(RoomChange(targetID: "tag-7", from: nil, to: "lab", timestamp: 1_483_228_800))
         store.flush()

@@ -34,11 +34,11 @@ import Testing
     }
 
     @Test func frameBytesAreTheFrame() {
-        let fix = LocationFix(t: 12.5, target: "tag \"7\"", x: 1, y: 2, horizontalAccuracy: 1.5, anchors: 4,
-                              room: "Kitchen", roomProbability: 0.92)
+        let fix = Location(timestamp: 12.5, targetID: "tag \"7\"", x: 1, y: 2, horizontalAccuracyMeters: 1.5,
+            anchorCount: 4, room: "Kitchen", roomProbability: 0.92, reportedAt: 1_732_400_000.25)
         let drawing = DotDrawing(symbol: "courseArrow", accuracyMeters: 1.504, rotationDegrees: 90.04, ping: true,
                                  pingSequence: 3)
-        let message = FeedMessage(id: 42, event: .fix(fix, drawing, reportedAt: 1_732_400_000.25))
+        let message = FeedMessage(id: 42, event: .fix(fix, drawing))
         #expect(message.frame == """
             id: 42
             event: fix

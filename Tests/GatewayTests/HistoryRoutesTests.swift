@@ -10,8 +10,8 @@ import Testing
 /// The history's routes over an in-memory store: pages and cursors, room changes, targets, GPX, and the errors.
 @Suite struct HistoryRoutesTests {
     static func location(_ target: String, _ t: Double) -> Location {
-        Location(x: 1, y: 2, latitude: 52.0 + t * 1e-6, longitude: 21.0, floor: 0, timestamp: t,
-                 horizontalAccuracyMeters: 1.5, targetID: target, anchorCount: 3, room: "lab", roomProbability: 0.75)
+        Location(timestamp: t, targetID: target, x: 1, y: 2, floor: 0, horizontalAccuracyMeters: 1.5, anchorCount: 3,
+            latitude: 52.0 + t * 1e-6, longitude: 21.0, room: "lab", roomProbability: 0.75)
     }
 
     func withClient(history: HistoryStore?, origin: Bool = true,

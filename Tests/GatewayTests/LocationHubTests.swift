@@ -11,30 +11,30 @@ import Testing
 @Suite struct LocationHubTests {
     func fix(
         _ target: String = "self", t: Double = 10, speed: Double? = nil, course: Double? = nil, lastKnown: Bool = false,
-        geographic: Bool = false
-    ) -> LocationFix {
-        LocationFix(
-            t: t, target: target, x: 1, y: 2, floor: 0, horizontalAccuracy: 1.5, speed: speed, course: course,
-            lastKnown: lastKnown, anchors: 4, latitude: geographic ? 41 : nil, longitude: geographic ? 29 : nil)
+        geographic: Bool = false, reportedAt: Double? = nil
+    ) -> Location {
+        Location(timestamp: t, targetID: target, x: 1, y: 2, floor: 0, horizontalAccuracyMeters: 1.5,
+            speedMetersPerSecond: speed, courseDegrees: course, lastKnown: lastKnown, anchorCount: 4,
+            latitude: geographic ? 41 : nil, longitude: geographic ? 29 : nil, reportedAt: reportedAt)
     }
 
     @Test func symbolsComeFromTheDisplayEngine() {
         let clock = ManualClock(start: 10)
         let hub = LocationHub(clock: clock, planBearingDegrees: 20)
-        hub.publish(Location(fix("a")))
+        hub.publish(fix("a"))
         #expect(hub.drawing(of: "a") == DotDrawing(symbol: "default", accuracyMeters: 1.5, ping: true, pingSequence: 1))
-        hub.publish(Location(fix("a", speed: 0.8, course: 90)))
+        hub.publish(fix("a", speed: 0.8, course: 90))
         #expect(hub.drawing(of: "a") == DotDrawing(
             symbol: "course", accuracyMeters: 1.5, rotationDegrees: 90, ping: true, pingSequence: 2,
             navigationRotationDegrees: 90))
-        hub.publish(Location(fix("b", speed: 0.8, course: 90, geographic: true)))
+        hub.publish(fix("b", speed: 0.8, course: 90, geographic: true))
         #expect(hub.drawing(of: "b")?.rotationDegrees == 70, "a course from north turned onto the plan (bearing 20)")
-        hub.publish(Location(fix("a", speed: 0.1, course: 90)))
+        hub.publish(fix("a", speed: 0.1, course: 90))
         #expect(hub.drawing(of: "a")?.symbol == "default", "standing still")
-        hub.publish(Location(fix("a", lastKnown: true)))
+        hub.publish(fix("a", lastKnown: true))
         #expect(hub.drawing(of: "a") == DotDrawing(
             symbol: "acquiring", accuracyMeters: 1.5, ping: false, pingSequence: 4, navigationRotationDegrees: 90))
-        hub.publish(Location(fix("a")))
+        hub.publish(fix("a"))
         clock.advance(by: 4.9)
         hub.sweep()
         #expect(hub.drawing(of: "a")?.symbol == "default")
@@ -49,11 +49,11 @@ import Testing
         let clock = ManualClock(start: 10)
         let hub = LocationHub(clock: clock)
         let source = LocationSource(id: "tags", clock: clock)
-        hub.publish(Location(fix("a")))
-        hub.publish(Location(fix("b")))
+        hub.publish(fix("a"))
+        hub.publish(fix("b"))
         let stream = hub.subscribeInBatches()
-        hub.onLocationsUpdated([Location(fix("a", t: 11)), Location(fix("c", t: 11))], source: source)
-        hub.onLocationsUpdated([Location(fix("b", t: 12))], source: source)
+        hub.onLocationsUpdated([fix("a", t: 11), fix("c", t: 11)], source: source)
+        hub.onLocationsUpdated([fix("b", t: 12)], source: source)
         hub.close()
         var batches: [[FeedMessage]] = []
         for await batch in stream { batches.append(batch) }
@@ -67,11 +67,11 @@ import Testing
     @Test func subscribersGetTheSnapshotThenLiveEventsInOrder() async {
         let clock = ManualClock(start: 10)
         let hub = LocationHub(clock: clock)
-        hub.publish(Location(fix("b")))
-        hub.publish(Location(fix("a")))
+        hub.publish(fix("b"))
+        hub.publish(fix("a"))
         let stream = hub.subscribe()
         clock.advance(by: 1)
-        hub.publish(Location(fix("a", t: 11, speed: 1, course: 45), reportedAt: 10.9))
+        hub.publish(fix("a", t: 11, speed: 1, course: 45, reportedAt: 10.9))
         clock.advance(by: 4.5)
         hub.sweep()              // b last updated 5.5 s ago: grey; a 4.5 s ago: not yet
         clock.advance(by: 1)
@@ -108,7 +108,7 @@ import Testing
             var fix = fix("tag", t: t)
             fix.room = room
             fix.roomProbability = probability
-            return Location(fix)
+            return fix
         }
         hub.publish(located(10, nil))
         hub.publish(located(11, "kitchen"))
@@ -133,7 +133,7 @@ import Testing
     @Test func aSlowSubscriberLosesTheOldestFramesNotThePipeline() async {
         let hub = LocationHub(clock: ManualClock(start: 0), bufferLimit: 3)
         let stream = hub.subscribe()
-        for i in 0..<10 { hub.publish(Location(fix(t: Double(i)))) }
+        for i in 0..<10 { hub.publish(fix(t: Double(i))) }
         hub.close()
         var ids: [String] = []
         for await message in stream { ids.append(String(message.frame.split(separator: "\n")[0])) }
@@ -155,14 +155,14 @@ import Testing
         ]
         for (i, step) in steps.enumerated() {
             let sent = fix("a", t: 10 + Double(i), speed: step.speed, course: step.course)
-            hub.publish(Location(sent))
-            reference.receive(Location(x: sent.x, y: sent.y, timestamp: sent.t, horizontalAccuracyMeters: 1.5,
-                                       speedMetersPerSecond: step.speed, courseDegrees: step.course))
+            hub.publish(sent)
+            reference.receive(Location(timestamp: sent.timestamp, x: sent.x, y: sent.y, horizontalAccuracyMeters: 1.5,
+                speedMetersPerSecond: step.speed, courseDegrees: step.course))
             let rotation = hub.drawing(of: "a")?.navigationRotationDegrees
             #expect(rotation == step.expected, "step \(i)")
             #expect(rotation == reference.viewport.rotationDegrees, "step \(i): same as the engine's own viewport")
         }
-        hub.publish(Location(fix("g", speed: 1, course: 90, geographic: true)))
+        hub.publish(fix("g", speed: 1, course: 90, geographic: true))
         #expect(hub.drawing(of: "g")?.navigationRotationDegrees == 70, "a course from north turned onto the plan")
         clock.advance(by: 30)
         hub.sweep()

@@ -15,10 +15,11 @@ import Testing
         anchors: [Anchor(id: "a", x: 0, y: 0, z: 2)])
 
     /// A fix 100 m and 150 m from the origin, as the gateway serves it (the spine's conversion, then the hub).
-    func served(x: Double, y: Double) throws -> LocationFix {
+    func served(x: Double, y: Double) throws -> Location {
         let hub = LocationHub(clock: ManualClock(start: 0), planBearingDegrees: venue.origin!.bearingDegrees)
-        let fix = LocationFix(t: 0, target: "t", x: x, y: y, horizontalAccuracy: 1, anchors: 3)
-        hub.publish(Location(fix, origin: GeographicOrigin(venue.origin!)))
+        var fix = Location(timestamp: 0, targetID: "t", x: x, y: y, horizontalAccuracyMeters: 1, anchorCount: 3)
+        fix.place(on: GeographicOrigin(venue.origin!))
+        hub.publish(fix)
         return try #require(hub.current.first)
     }
 
@@ -32,9 +33,9 @@ import Testing
             dataSource: LocationDataSource(),
             viewport: MapViewport(center: MapPoint(x: 0, y: 0), unitsPerPixel: 1, widthPixels: 100, heightPixels: 100),
             geographicOrigin: GeographicOrigin(venue.origin!), clock: ManualClock(start: 0))
-        let onPlan = display.mapPoint(of: Location(x: x, y: y, timestamp: 0, horizontalAccuracyMeters: 1))
-        let fromAPI = display.mapPoint(of: Location(x: x, y: y, latitude: lat, longitude: lon, timestamp: 0,
-                                                    horizontalAccuracyMeters: 1))
+        let onPlan = display.mapPoint(of: Location(timestamp: 0, x: x, y: y, horizontalAccuracyMeters: 1))
+        let fromAPI = display.mapPoint(of: Location(timestamp: 0, x: x, y: y, horizontalAccuracyMeters: 1,
+            latitude: lat, longitude: lon))
         #expect(abs(onPlan.x - fromAPI.x) < 1e-6 && abs(onPlan.y - fromAPI.y) < 1e-6,
                 "display \(onPlan) vs API \(fromAPI) (Web Mercator metres)")
 

@@ -39,10 +39,8 @@ struct RouterFixture {
             ],
             floors: [Venue.Floor(floor: 0, name: "Ground", planImage: plan.path)],
             bounds: Venue.Bounds(minX: 0, minY: 0, maxX: 10, maxY: 8))
-        hub.publish(Location(
-            LocationFix(t: 100, target: "self", x: 1.5, y: 2.5, floor: 0, horizontalAccuracy: 1.2, lastKnown: false, anchors: 3)))
-        hub.publish(Location(
-            LocationFix(t: 100, target: "tag-7", x: 4, y: 5, floor: 1, horizontalAccuracy: 2, lastKnown: false, anchors: 2)))
+        hub.publish(Location(timestamp: 100, targetID: "self", x: 1.5, y: 2.5, floor: 0, horizontalAccuracyMeters: 1.2, lastKnown: false, anchorCount: 3))
+        hub.publish(Location(timestamp: 100, targetID: "tag-7", x: 4, y: 5, floor: 1, horizontalAccuracyMeters: 2, lastKnown: false, anchorCount: 2))
     }
 
     func dependencies(token: String? = nil) -> GatewayRouter.Dependencies {

@@ -1,4 +1,5 @@
 import BeaconLocation
+import BlueDotCore
 import Foundation
 import Gateway
 import Hummingbird
@@ -85,9 +86,9 @@ import Testing
 
     @Test func feedStartsWithTheCurrentState() async throws {
         let fixture = try RouterFixture()
-        fixture.hub.publish(Location(LocationFix(
-            t: 101, target: "walker", x: 3, y: 3, floor: 0, horizontalAccuracy: 1, speed: 1.1, course: 135,
-            lastKnown: false, anchors: 3)))
+        fixture.hub.publish(Location(timestamp: 101, targetID: "walker", x: 3, y: 3, floor: 0,
+            horizontalAccuracyMeters: 1, speedMetersPerSecond: 1.1, courseDegrees: 135, lastKnown: false,
+            anchorCount: 3))
         fixture.hub.close()  // the stream ends after the snapshot, so the router test can read the whole body
         try await withClient(fixture) { client in
             try await client.execute(uri: "/api/feed", method: .get) { response in

@@ -64,10 +64,10 @@ import Testing
         }
         let service = Task { try await app.locationService.run() }
         // The input, the ticker and the housekeeping sleep on the clock.
-        await Self.drive(clock, sleepers: 3) { app.hub.drawing(of: "self") != nil && app.hub.current.first?.t ?? 0 >= 1003 }
+        await Self.drive(clock, sleepers: 3) { app.hub.drawing(of: "self") != nil && app.hub.current.first?.timestamp ?? 0 >= 1003 }
         #expect(dataSource.status == .started)
         let fix = try #require(app.hub.current.first)
-        #expect(fix.target == "self" && abs(fix.x - 4) < 0.5 && abs(fix.y - 3) < 0.5)
+        #expect(fix.targetID == "self" && abs(fix.x - 4) < 0.5 && abs(fix.y - 3) < 0.5)
         #expect(fix.latitude != nil, "the venue's origin gives coordinates")
         await Self.drive(clock, sleepers: 2) { app.metrics.exposition().contains("bluedot_unknown_anchor_observations_total 1") }
         let text = app.metrics.exposition()
@@ -155,8 +155,7 @@ import Testing
         let observer = MetricsObserver(metrics: metrics, clock: ManualClock(start: 1000))
         let source = LocationSource(id: "t", clock: ManualClock(start: 1000))
         let fixes = (0..<9).map { i in
-            Location(LocationFix(t: Double(i), target: "self", x: 3, y: 4, horizontalAccuracy: 1, anchors: 4),
-                     reportedAt: 999.4)
+            Location(timestamp: Double(i), x: 3, y: 4, horizontalAccuracyMeters: 1, anchorCount: 4, reportedAt: 999.4)
         }
         observer.onLocationsUpdated(fixes, source: source)
         var inputs = SourceStatistics()

@@ -1,3 +1,4 @@
+import BlueDotCore
 import Foundation
 import LocationDisplay
 import Testing

@@ -14,9 +14,10 @@ func scratchDatabase(_ name: String = "history.sqlite") throws -> String {
 
 /// A fix of `target` at time `t`, somewhere along a line, with coordinates.
 func fix(_ target: String, _ t: Double, room: String? = nil, probability: Double? = nil) -> Location {
-    Location(x: t / 10, y: 2, z: 1.2, latitude: 52 + t.truncatingRemainder(dividingBy: 1000) * 1e-6, longitude: 21, floor: 0, timestamp: t,
-             horizontalAccuracyMeters: 1.5, speedMetersPerSecond: 0.5, courseDegrees: 90, targetID: target,
-             anchorCount: 4, room: room, roomProbability: probability)
+    Location(timestamp: t, targetID: target, x: t / 10, y: 2, z: 1.2, floor: 0, horizontalAccuracyMeters: 1.5,
+        speedMetersPerSecond: 0.5, courseDegrees: 90, anchorCount: 4,
+        latitude: 52 + t.truncatingRemainder(dividingBy: 1000) * 1e-6, longitude: 21, room: room,
+        roomProbability: probability)
 }
 
 @Suite struct HistoryStoreTests {

@@ -57,7 +57,7 @@ struct ESPresenseSiteTests {
         let client = try MQTTClient(options: options, logger: Logger(label: "test.espresense"))
         try client.subscribe("bluedot/house/locations/+")
         try client.start()
-        let fixes = LockedValue<[LocationFix]>([])
+        let fixes = LockedValue<[Location]>([])
         let watching = Task.detached {
             for await case .message(let m) in client.events {
                 if let fix = try? LocationReader.read(source: MemoryChunkSource(m.payload), name: m.topic).first {
@@ -80,10 +80,10 @@ struct ESPresenseSiteTests {
             try await Task.sleep(for: .milliseconds(200))
         }
         #expect(await eventually(seconds: 5) { fixes.value.contains { !$0.lastKnown } })
-        let last = try #require(fixes.value.last { !$0.lastKnown && $0.target == target },
-                                "fixes of the canonical id: \(Set(fixes.value.map(\.target)))")
+        let last = try #require(fixes.value.last { !$0.lastKnown && $0.targetID == target },
+                                "fixes of the canonical id: \(Set(fixes.value.map(\.targetID)))")
         let error = ((last.x - x) * (last.x - x) + (last.y - y) * (last.y - y)).squareRoot()
-        print("ESPresense device solved at (\(last.x), \(last.y)), \(error) m from (\(x), \(y)), \(last.anchors) nodes")
+        print("ESPresense device solved at (\(last.x), \(last.y)), \(error) m from (\(x), \(y)), \(last.anchorCount) nodes")
         #expect(error < 1.5 && last.floor == 0)
         watching.cancel()
         client.stop()

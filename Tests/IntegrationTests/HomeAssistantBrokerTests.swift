@@ -143,8 +143,8 @@ struct HomeAssistantBrokerTests {
     }
 
     static func fix(_ target: String, t: Double, room: String?) -> Location {
-        Location(x: 1, y: 2, floor: 0, timestamp: t, horizontalAccuracyMeters: 1, targetID: target, room: room,
-                 roomProbability: 0.9)
+        Location(timestamp: t, targetID: target, x: 1, y: 2, floor: 0, horizontalAccuracyMeters: 1, room: room,
+            roomProbability: 0.9)
     }
 
     /// What a fresh subscriber finds retained under `filter` (it waits `seconds` for more), as `topic payload` lines.

@@ -151,7 +151,7 @@ struct SiteProcessTests {
         try watcher.subscribe("bluedot/vs/receivers/+/status")
         try watcher.subscribe("bluedot/vs/status")
         try watcher.start()
-        let fixes = LockedValue<[(arrived: Double, fix: LocationFix)]>([])
+        let fixes = LockedValue<[(arrived: Double, fix: Location)]>([])
         let statuses = LockedValue<[String: String]>([:])
         let watching = Task.detached {
             for await case .message(let m) in watcher.events {
@@ -172,8 +172,8 @@ struct SiteProcessTests {
         try await Task.sleep(for: .seconds(25))
         let truth = try Truth(path: truthPath)
         var errors: [Double] = []
-        for (_, fix) in fixes.value where !fix.lastKnown && fix.t > (fixes.value.first?.fix.t ?? 0) + 3 {
-            guard let p = truth.position(fix.target, at: fix.t) else { continue }
+        for (_, fix) in fixes.value where !fix.lastKnown && fix.timestamp > (fixes.value.first?.fix.timestamp ?? 0) + 3 {
+            guard let p = truth.position(fix.targetID, at: fix.timestamp) else { continue }
             errors.append(((fix.x - p.x) * (fix.x - p.x) + (fix.y - p.y) * (fix.y - p.y)).squareRoot())
         }
         errors.sort()
@@ -181,7 +181,7 @@ struct SiteProcessTests {
         let p90 = errors.isEmpty ? .infinity : errors[errors.count * 9 / 10]
         print("virtual site (\(namespaces == nil ? "loopback" : "4 network namespaces")): \(errors.count) fixes, median error \(median) m, p90 \(p90) m")
         #expect(errors.count >= 30, "fixes of both tags for 20 s")
-        #expect(Set(fixes.value.map(\.fix.target)) == Set(tags))
+        #expect(Set(fixes.value.map(\.fix.targetID)) == Set(tags))
         #expect(median < 1.5 && p90 < 3.0, "the solved tracks follow the virtual truth")
         let api = try receiversDocument(base)
         #expect(api.contains("\"clockOffset\":") && api.contains("\"online\":true"))
@@ -217,17 +217,17 @@ struct SiteProcessTests {
         let restartAt = SystemClock().now()
         #expect(await eventually(seconds: 5) { statuses.value["solver"] == "offline" }, "the solver's last will")
         (solver, base) = try await startSolver()
-        func current(after t0: Double) -> [(arrived: Double, fix: LocationFix)] {
+        func current(after t0: Double) -> [(arrived: Double, fix: Location)] {
             fixes.value.filter { $0.arrived > t0 && !$0.fix.lastKnown }
         }
-        #expect(await eventually(seconds: 15) { Set(current(after: restartAt).map(\.fix.target)) == Set(tags) })
+        #expect(await eventually(seconds: 15) { Set(current(after: restartAt).map(\.fix.targetID)) == Set(tags) })
         let back = current(after: restartAt)
-        let firstEach = Set(tags).compactMap { tag in back.first { $0.fix.target == tag }?.arrived }.max() ?? .infinity
+        let firstEach = Set(tags).compactMap { tag in back.first { $0.fix.targetID == tag }?.arrived }.max() ?? .infinity
         try await Task.sleep(for: .seconds(5))
         let laterTruth = try Truth(path: truthPath)
         var afterErrors: [Double] = []
         for (arrived, fix) in current(after: firstEach) where arrived <= firstEach + 5 {
-            guard let p = laterTruth.position(fix.target, at: fix.t) else { continue }
+            guard let p = laterTruth.position(fix.targetID, at: fix.timestamp) else { continue }
             afterErrors.append(((fix.x - p.x) * (fix.x - p.x) + (fix.y - p.y) * (fix.y - p.y)).squareRoot())
         }
         afterErrors.sort()

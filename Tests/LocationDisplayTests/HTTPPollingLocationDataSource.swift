@@ -47,10 +47,10 @@ final class HTTPPollingLocationDataSource: LocationDataSource, @unchecked Sendab
     private func publish(_ r: Reading, after p: Reading?) {
         let dt = p.map { r.t - $0.t } ?? 0, dx = r.x - (p?.x ?? r.x), dy = r.y - (p?.y ?? r.y)
         let moved = p != nil && dt > 0
-        didUpdate(Location(x: r.x, y: r.y, timestamp: r.t, horizontalAccuracyMeters: r.accuracy,
-                           speedMetersPerSecond: moved ? hypot(dx, dy) / dt : nil,
-                           courseDegrees: moved ? (atan2(dx, dy) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
+        didUpdate(Location(timestamp: r.t, x: r.x, y: r.y, horizontalAccuracyMeters: r.accuracy,
+            speedMetersPerSecond: moved ? hypot(dx, dy) / dt : nil,
+            courseDegrees: moved ? (atan2(dx, dy) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
                                                 : nil,
-                           lastKnown: !moved))
+            lastKnown: !moved))
     }
 }

@@ -32,7 +32,7 @@ final class RecordingObserver: LocationSourceObserver {
 }
 
 func tag(_ id: String, _ x: Double, _ y: Double) -> Location {
-    Location(x: x, y: y, timestamp: 0, horizontalAccuracyMeters: 1, targetID: id)
+    Location(timestamp: 0, targetID: id, x: x, y: y, horizontalAccuracyMeters: 1)
 }
 
 @Suite("LocationSource (many targets)")

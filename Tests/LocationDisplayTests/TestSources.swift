@@ -41,8 +41,8 @@ final class ScriptedSource: LocationDataSource, @unchecked Sendable {
 /// A location at (x, y) at time t.
 func fix(_ x: Double, _ y: Double, t: Double = 0, speed: Double? = nil, course: Double? = nil,
          lastKnown: Bool = false, accuracy: Double = 2) -> Location {
-    Location(x: x, y: y, timestamp: t, horizontalAccuracyMeters: accuracy, speedMetersPerSecond: speed,
-             courseDegrees: course, lastKnown: lastKnown)
+    Location(timestamp: t, x: x, y: y, horizontalAccuracyMeters: accuracy, speedMetersPerSecond: speed,
+        courseDegrees: course, lastKnown: lastKnown)
 }
 
 /// Collects the first `count` elements of a stream.

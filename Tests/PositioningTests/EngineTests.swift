@@ -1,3 +1,4 @@
+import BlueDotCore
 import Formats
 import Foundation
 import Testing
@@ -41,9 +42,9 @@ func simulatedWalk(target: String = "tag", seconds: Double, start: Double = 1000
 }
 
 func replay(_ observations: [Observation], venue: Venue, configuration: EngineConfiguration = .moving)
-    -> [LocationFix] {
+    -> [Location] {
     var engine = PositioningEngine(venue: venue, configuration: configuration)
-    var fixes: [LocationFix] = []
+    var fixes: [Location] = []
     for o in observations { engine.ingest(o, into: &fixes) }
     engine.finish(into: &fixes)
     return fixes
@@ -62,13 +63,13 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         let fixes = replay(walk.observations, venue: venue, configuration: Self.configuration)
         let c = Self.configuration
         let last = walk.observations.last!.t
-        #expect(fixes.first?.t == 500.25)
-        for (k, fix) in fixes.enumerated() { #expect(abs(fix.t - (500.25 + Double(k) * c.intervalSeconds)) < 1e-9) }
+        #expect(fixes.first?.timestamp == 500.25)
+        for (k, fix) in fixes.enumerated() { #expect(abs(fix.timestamp - (500.25 + Double(k) * c.intervalSeconds)) < 1e-9) }
         // Last-known fixes continue through the holdover, with a growing radius.
-        #expect(fixes.last!.t <= last + c.holdoverSeconds && fixes.last!.t > last + c.holdoverSeconds - 1)
+        #expect(fixes.last!.timestamp <= last + c.holdoverSeconds && fixes.last!.timestamp > last + c.holdoverSeconds - 1)
         let held = fixes.filter(\.lastKnown)
         #expect(held.count >= Int(c.holdoverSeconds) - 1)
-        #expect(zip(held, held.dropFirst()).allSatisfy { $0.horizontalAccuracy < $1.horizontalAccuracy })
+        #expect(zip(held, held.dropFirst()).allSatisfy { $0.horizontalAccuracyMeters < $1.horizontalAccuracyMeters })
         #expect(Set(held.map { "\($0.x),\($0.y)" }).count == 1)
     }
 
@@ -80,7 +81,7 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         let walk = simulatedWalk(seconds: 10, start: 500.25, venue: venue, seed: 51)
         let reference = replay(walk.observations, venue: venue, configuration: Self.configuration)
         var engine = PositioningEngine(venue: venue, configuration: Self.configuration)
-        var fixes: [LocationFix] = []
+        var fixes: [Location] = []
         for o in walk.observations { engine.ingest(o, into: &fixes) }
         let last = walk.observations.last!.t
         // The clock, half a second behind, ticking every second through 20 s of silence.
@@ -88,12 +89,12 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         #expect(engine.advance(to: last + 19.5).isEmpty)
         #expect(engine.advance(to: .nan).isEmpty)
         #expect(fixes.map(LocationWriter.line) == reference.prefix(fixes.count).map(LocationWriter.line))
-        #expect(fixes.last!.t < last + 19.5 && fixes.last!.t >= last + 18.5)
+        #expect(fixes.last!.timestamp < last + 19.5 && fixes.last!.timestamp >= last + 18.5)
         let held = fixes.filter(\.lastKnown)
         #expect(held.count >= 17)
-        #expect(zip(held, held.dropFirst()).allSatisfy { $0.horizontalAccuracy < $1.horizontalAccuracy })
+        #expect(zip(held, held.dropFirst()).allSatisfy { $0.horizontalAccuracyMeters < $1.horizontalAccuracyMeters })
         // A packet stamped before the last released grid point comes too late for it.
-        let stale = Observation(t: fixes.last!.t - 0.1, anchor: venue.anchors[0].id, target: "tag", rssiDBm: -70)
+        let stale = Observation(t: fixes.last!.timestamp - 0.1, anchor: venue.anchors[0].id, target: "tag", rssiDBm: -70)
         #expect(engine.ingest(stale).isEmpty)
         #expect(engine.counters.late == 1)
     }
@@ -106,7 +107,7 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         for cut in [1003.5, 1010.0, 1021.7] {
             let prefix = replay(walk.observations.filter { $0.t <= cut }, venue: venue,
                                 configuration: Self.configuration)
-            let a = full.filter { $0.t <= cut }, b = prefix.filter { $0.t <= cut }
+            let a = full.filter { $0.timestamp <= cut }, b = prefix.filter { $0.timestamp <= cut }
             #expect(a == b && !a.isEmpty, "cut at \(cut)")
         }
     }
@@ -126,22 +127,22 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         let coarse = replay(walk.observations, venue: venue, configuration: c)
         let fixes = replay(walk.observations, venue: venue, configuration: fine)
         #expect(fixes.count >= 4 * 20)
-        for (k, f) in fixes.enumerated() { #expect(abs(f.t - (fixes[0].t + 0.25 * Double(k))) < 1e-9) }
+        for (k, f) in fixes.enumerated() { #expect(abs(f.timestamp - (fixes[0].timestamp + 0.25 * Double(k))) < 1e-9) }
         for c in coarse.prefix(15) {
-            guard let f = fixes.first(where: { abs($0.t - c.t) < 1e-9 }) else { Issue.record("no fix at \(c.t)"); continue }
-            #expect(abs(f.x - c.x) < 1e-6 && abs(f.y - c.y) < 1e-6, "t \(c.t)")
+            guard let f = fixes.first(where: { abs($0.timestamp - c.timestamp) < 1e-9 }) else { Issue.record("no fix at \(c.timestamp)"); continue }
+            #expect(abs(f.x - c.x) < 1e-6 && abs(f.y - c.y) < 1e-6, "t \(c.timestamp)")
         }
         // Between two updates (k = 4m + 1 ... 4m + 3) the track moves by v · Δt from the update's fix.
         for m in 2..<15 {
             let u = fixes[4 * m], p = fixes[4 * m + 2]
-            guard let v = u.speed, let course = u.course else { continue }
+            guard let v = u.speedMetersPerSecond, let course = u.courseDegrees else { continue }
             let θ = course * Double.pi / 180
             let (ex, ey) = (u.x + v * sin(θ) * 0.5, u.y + v * cos(θ) * 0.5)
             #expect(abs(p.x - ex) < 1e-3 && abs(p.y - ey) < 1e-3, "fix \(4 * m + 2)")
         }
         for cut in [1004.1, 1012.6] {
             let prefix = replay(walk.observations.filter { $0.t <= cut }, venue: venue, configuration: fine)
-            #expect(fixes.filter { $0.t <= cut } == prefix.filter { $0.t <= cut }, "cut at \(cut)")
+            #expect(fixes.filter { $0.timestamp <= cut } == prefix.filter { $0.timestamp <= cut }, "cut at \(cut)")
         }
     }
 
@@ -161,24 +162,24 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         let mixed = (a.observations + b.observations).enumerated()
             .sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
         let together = replay(mixed, venue: venue, configuration: Self.configuration)
-        #expect(together.filter { $0.target == "a" } == replay(a.observations, venue: venue,
+        #expect(together.filter { $0.targetID == "a" } == replay(a.observations, venue: venue,
                                                                configuration: Self.configuration))
-        #expect(together.filter { $0.target == "b" } == replay(b.observations, venue: venue,
+        #expect(together.filter { $0.targetID == "b" } == replay(b.observations, venue: venue,
                                                                configuration: Self.configuration))
         // Output is in time order.
-        #expect(zip(together, together.dropFirst()).allSatisfy { $0.t <= $1.t })
+        #expect(zip(together, together.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
     }
 
     @Test func expiredTargetsAreForgotten() {
         let venue = testVenue()
         var engine = PositioningEngine(venue: venue, configuration: Self.configuration)
-        var fixes: [LocationFix] = []
+        var fixes: [Location] = []
         for i in 0..<50 {
             engine.ingest(Observation(t: Double(i) * 100, anchor: "a0", target: "fp-\(i)", rssiDBm: -70), into: &fixes)
         }
         // Only the newest target is alive; each earlier one got its holdover of fixes.
         #expect(engine.liveTargets == 1)
-        #expect(Set(fixes.map(\.target)).count == 49)
+        #expect(Set(fixes.map(\.targetID)).count == 49)
         engine.ingest(Observation(t: 5000, anchor: "nowhere", target: "x", rssiDBm: -70), into: &fixes)
         #expect(engine.counters.unknownAnchors == 1)
         engine.ingest(Observation(t: .nan, anchor: "a0", target: "x", rssiDBm: -70), into: &fixes)
@@ -193,20 +194,20 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         let fixes = replay(observations, venue: venue, configuration: Self.configuration)
         #expect(!fixes.isEmpty)
         for fix in fixes {
-            #expect(fix.x.isFinite && fix.y.isFinite && fix.horizontalAccuracy.isFinite)
-            #expect(fix.horizontalAccuracy > 2)
+            #expect(fix.x.isFinite && fix.y.isFinite && fix.horizontalAccuracyMeters.isFinite)
+            #expect(fix.horizontalAccuracyMeters > 2)
         }
     }
 
     @Test func lateObservationsAreDroppedAndCounted() {
         let venue = testVenue()
         var engine = PositioningEngine(venue: venue, configuration: Self.configuration)
-        var fixes: [LocationFix] = []
+        var fixes: [Location] = []
         engine.ingest(Observation(t: 10, anchor: "a0", target: "t", rssiDBm: -70), into: &fixes)
         engine.ingest(Observation(t: 12, anchor: "a1", target: "t", rssiDBm: -70), into: &fixes)
         engine.ingest(Observation(t: 10.5, anchor: "a2", target: "t", rssiDBm: -70), into: &fixes)
         #expect(engine.counters.late == 1)
-        #expect(fixes.map(\.t) == [10, 11])
+        #expect(fixes.map(\.timestamp) == [10, 11])
     }
 
     /// On a simulated walk with a known model: median error under 1.5 m (the 1 s grid alone costs about 0.5 m

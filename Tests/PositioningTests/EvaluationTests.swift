@@ -1,9 +1,10 @@
+import BlueDotCore
 import Testing
 @testable import Positioning
 
 @Suite struct EvaluationTests {
-    func fix(_ t: Double, _ x: Double, _ y: Double, accuracy: Double = 1, target: String = "tag") -> LocationFix {
-        LocationFix(t: t, target: target, x: x, y: y, horizontalAccuracy: accuracy, anchors: 3)
+    func fix(_ t: Double, _ x: Double, _ y: Double, accuracy: Double = 1, target: String = "tag") -> Location {
+        Location(timestamp: t, targetID: target, x: x, y: y, horizontalAccuracyMeters: accuracy, anchorCount: 3)
     }
 
     @Test func percentileIsNumpyLinear() {
@@ -29,7 +30,7 @@ import Testing
         ]
         let report = Evaluator.evaluate(fixes: fixes, truth: truth)
         #expect(report.points.map(\.errorMeters) == [1, 5, 4, 1])
-        #expect(report.points.map(\.fix.t) == [10, 11, 11, 20])
+        #expect(report.points.map(\.fix.timestamp) == [10, 11, 11, 20])
         #expect(report.total == 7 && report.scored == 4 && report.missing == 3)
         #expect(report.median == 2.5)
         #expect(abs(report.p90! - 4.7) < 1e-12)

@@ -17,16 +17,16 @@ import Testing
     }
 
     @Test func goldenLines() {
-        let full = LocationFix(t: 1639485931, target: "self", x: 4.2104, y: 7.9, z: 1.25, floor: 0,
-                               horizontalAccuracy: 1.8, verticalAccuracy: 0.9, speed: 0.6, course: 92,
-                               lastKnown: false, anchors: 5, latitude: 52.22977, longitude: 21.01226)
+        let full = Location(timestamp: 1639485931, targetID: "self", x: 4.2104, y: 7.9, z: 1.25, floor: 0,
+            horizontalAccuracyMeters: 1.8, verticalAccuracyMeters: 0.9, speedMetersPerSecond: 0.6, courseDegrees: 92,
+            lastKnown: false, anchorCount: 5, latitude: 52.22977, longitude: 21.01226)
         #expect(LocationWriter.line(full) == """
             {"t": 1639485931.000, "target": "self", "x": 4.210, "y": 7.900, "z": 1.250, "floor": 0, \
             "horizontalAccuracy": 1.800, "verticalAccuracy": 0.900, "speed": 0.600, "course": 92.0, \
             "lastKnown": false, "anchors": 5, "lat": 52.2297700, "lon": 21.0122600}
             """)
-        let minimal = LocationFix(t: 2.5, target: "tag-1", x: -1, y: 0, horizontalAccuracy: 12.3456, lastKnown: true,
-                                  anchors: 0)
+        let minimal = Location(timestamp: 2.5, targetID: "tag-1", x: -1, y: 0, horizontalAccuracyMeters: 12.3456,
+            lastKnown: true, anchorCount: 0)
         #expect(LocationWriter.line(minimal) == """
             {"t": 2.500, "target": "tag-1", "x": -1.000, "y": 0.000, "horizontalAccuracy": 12.346, \
             "lastKnown": true, "anchors": 0}
@@ -35,13 +35,14 @@ import Testing
 
     @Test func roundTripThroughTheReader() throws {
         var rng = Xoshiro256StarStar(seed: 7)
-        var fixes: [LocationFix] = []
+        var fixes: [Location] = []
         for k in 0..<300 {
             let u = { (scale: Double) in (RandomDraws.unit(using: &rng) - 0.5) * scale }
-            var fix = LocationFix(t: 1.6e9 + Double(k) * 0.25, target: k % 3 == 0 ? "self" : "tag \"\(k % 2)\"",
-                                  x: u(40), y: u(40), horizontalAccuracy: abs(u(10)), anchors: k % 7)
-            if k % 2 == 0 { fix.z = u(3); fix.verticalAccuracy = abs(u(2)) }
-            if k % 5 == 0 { fix.floor = k % 3 - 1; fix.speed = abs(u(3)); fix.course = abs(u(720)) }
+            var fix = Location(timestamp: 1.6e9 + Double(k) * 0.25,
+                targetID: k % 3 == 0 ? "self" : "tag \"\(k % 2)\"", x: u(40), y: u(40),
+                horizontalAccuracyMeters: abs(u(10)), anchorCount: k % 7)
+            if k % 2 == 0 { fix.z = u(3); fix.verticalAccuracyMeters = abs(u(2)) }
+            if k % 5 == 0 { fix.floor = k % 3 - 1; fix.speedMetersPerSecond = abs(u(3)); fix.courseDegrees = abs(u(720)) }
             if k % 4 == 0 { fix.latitude = u(180); fix.longitude = u(360); fix.lastKnown = true }
             fixes.append(fix)
         }
@@ -52,9 +53,9 @@ import Testing
         // Rewriting what was read gives the same bytes: the format is a fixed point after one rounding.
         #expect(LocationWriter.text(back) == text)
         for (a, b) in zip(fixes, back) {
-            #expect(abs(a.x - b.x) <= 0.0005 + 1e-12 && abs(a.t - b.t) <= 0.0005 + 1e-6)
-            #expect(a.target == b.target && a.floor == b.floor && a.lastKnown == b.lastKnown && a.anchors == b.anchors)
-            #expect((a.latitude == nil) == (b.latitude == nil) && (a.course == nil) == (b.course == nil))
+            #expect(abs(a.x - b.x) <= 0.0005 + 1e-12 && abs(a.timestamp - b.timestamp) <= 0.0005 + 1e-6)
+            #expect(a.targetID == b.targetID && a.floor == b.floor && a.lastKnown == b.lastKnown && a.anchorCount == b.anchorCount)
+            #expect((a.latitude == nil) == (b.latitude == nil) && (a.courseDegrees == nil) == (b.courseDegrees == nil))
         }
     }
 

@@ -110,8 +110,8 @@ import Testing
         #expect(base.count == scaled.count && !base.isEmpty)
         for (a, b) in zip(base, scaled) {
             #expect(a.x == b.x && a.y == b.y)
-            let expected = a.horizontalAccuracy * (a.anchors >= 4 ? 3 : 2)
-            #expect(abs(b.horizontalAccuracy - expected) < 1e-9 * expected)
+            let expected = a.horizontalAccuracyMeters * (a.anchorCount >= 4 ? 3 : 2)
+            #expect(abs(b.horizontalAccuracyMeters - expected) < 1e-9 * expected)
         }
         configuration.usesRadiusCalibration = false
         #expect(replay(walk.observations, venue: calibrated, configuration: configuration) == base)
@@ -119,7 +119,7 @@ import Testing
         stationary.targetHeightMeters = 1.2
         let still = replay(walk.observations, venue: plain, configuration: stationary)
         let stillScaled = replay(walk.observations, venue: calibrated, configuration: stationary)
-        for (a, b) in zip(still, stillScaled) { #expect(abs(b.horizontalAccuracy - 5 * a.horizontalAccuracy) < 1e-9 * b.horizontalAccuracy) }
+        for (a, b) in zip(still, stillScaled) { #expect(abs(b.horizontalAccuracyMeters - 5 * a.horizontalAccuracyMeters) < 1e-9 * b.horizontalAccuracyMeters) }
     }
 }
 
@@ -189,7 +189,7 @@ import Testing
         // A fold's calibrated fixes are its raw fixes times the scale made without it.
         let without = try #require(heldOut.calibration(without: 1))
         for (raw, scaled) in zip(heldOut.folds[1].fixes, heldOut.calibratedFixes(1)) {
-            #expect(abs(scaled.horizontalAccuracy - raw.horizontalAccuracy * without.scale(anchors: raw.anchors)) < 1e-9)
+            #expect(abs(scaled.horizontalAccuracyMeters - raw.horizontalAccuracyMeters * without.scale(anchors: raw.anchorCount)) < 1e-9)
         }
     }
 }

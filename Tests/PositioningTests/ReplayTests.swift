@@ -75,8 +75,8 @@ import Testing
         #expect(summary.read.unknownAnchor == 1)
         #expect(summary.read.late == 1)
         #expect(summary.read.accepted == 4)
-        #expect(Set(fixes.map(\.target)) == ["t", "u"])
-        #expect(fixes.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.horizontalAccuracy > 0 })
+        #expect(Set(fixes.map(\.targetID)) == ["t", "u"])
+        #expect(fixes.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.horizontalAccuracyMeters > 0 })
     }
 
     @Test func strictModeStopsAtTheFirstBadLineNamingIt() throws {
@@ -94,7 +94,7 @@ import Testing
         let path = try temporaryFile(Self.messy)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (fixes, summary) = try ReplayRun(venue: testVenue(), configuration: .moving, targets: ["u"]).run(path: path)
-        #expect(Set(fixes.map(\.target)) == ["u"])
+        #expect(Set(fixes.map(\.targetID)) == ["u"])
         #expect(summary.otherTargets == 3)
     }
 

@@ -1,3 +1,4 @@
+import BlueDotCore
 import Foundation
 import Testing
 @testable import Positioning
@@ -128,13 +129,13 @@ private func twoRooms() -> [Venue.Room] {
         var rng = Xoshiro256StarStar(seed: 21)
         let packets = Simulator(venue: venue, configuration: SimulationConfiguration(rateHz: 5, shadowingSigmaDB: 4))
             .simulate(tracks: [track], using: &rng)
-        func flaps(_ rules: RoomHysteresis) -> (flaps: Int, last: String?, fixes: [LocationFix]) {
+        func flaps(_ rules: RoomHysteresis) -> (flaps: Int, last: String?, fixes: [Location]) {
             var configuration = EngineConfiguration.moving
             configuration.roomHysteresis = rules
             var engine = PositioningEngine(venue: venue, configuration: configuration)
-            var fixes: [LocationFix] = []
+            var fixes: [Location] = []
             for packet in packets { engine.ingest(packet.observation, into: &fixes) }
-            let live = fixes.filter { $0.t <= 40 }
+            let live = fixes.filter { $0.timestamp <= 40 }
             var changes = 0
             for (a, b) in zip(live, live.dropFirst()) where a.room != b.room { changes += 1 }
             return (changes, live.last?.room, live)

@@ -71,7 +71,7 @@ import Testing
         let walls = try #require(WallMap(venue: office))
         #expect(fixes.count > 100)
         #expect(fixes.allSatisfy { walls.isWalkable(x: $0.x, y: $0.y, floor: 0) })
-        #expect(fixes.allSatisfy { $0.horizontalAccuracy.isFinite && $0.horizontalAccuracy > 0 })
+        #expect(fixes.allSatisfy { $0.horizontalAccuracyMeters.isFinite && $0.horizontalAccuracyMeters > 0 })
         #expect(replay(observations, venue: office, configuration: c) == fixes)
         let report = Evaluator.evaluate(fixes: fixes, truth: packets.map(\.truth))
         #expect((report.median ?? .infinity) < 5, "median \(report.median ?? .nan)")
@@ -124,8 +124,8 @@ import Testing
                 let fixes = replay(packets.map(\.observation), venue: office, configuration: configuration)
                 errors += Evaluator.score(fixes: fixes, truth: packets.map(\.truth), scoring: .movingDefault)
                     .map(\.errorMeters)
-                for fix in fixes where fix.t <= track.endTime {
-                    let truth = track.position(at: fix.t)
+                for fix in fixes where fix.timestamp <= track.endTime {
+                    let truth = track.position(at: fix.timestamp)
                     guard let room = rooms.room(x: truth.x, y: truth.y, floor: 0), truth.y != 5, truth.y != 7 else {
                         continue
                     }

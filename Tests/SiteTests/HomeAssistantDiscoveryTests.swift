@@ -1,3 +1,4 @@
+import BlueDotCore
 import Foundation
 import LocationDisplay
 import Testing
@@ -176,8 +177,8 @@ import Testing
     /// text; coordinates for Home Assistant's map only with a geographic origin.
     @Test func statesAndAttributes() throws {
         let d = Self.discovery
-        var l = Location(x: 1.23456, y: 2, floor: 0, timestamp: 10, horizontalAccuracyMeters: 1.5, targetID: "keys",
-                         room: "kitchen", roomProbability: 0.8)
+        var l = Location(timestamp: 10, targetID: "keys", x: 1.23456, y: 2, floor: 0, horizontalAccuracyMeters: 1.5,
+            room: "kitchen", roomProbability: 0.8)
         #expect(d.trackerState(l) == "Kitchen" && d.roomState(l) == "Kitchen")
         #expect(d.attributes(l)
             == #"{"x":1.23,"y":2.00,"floor":0,"accuracy":1.50,"room":"kitchen","roomProbability":0.800,"lastKnown":false}"#)

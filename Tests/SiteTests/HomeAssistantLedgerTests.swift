@@ -1,3 +1,4 @@
+import BlueDotCore
 import LocationDisplay
 import Testing
 
@@ -28,8 +29,8 @@ import Testing
 
     static func fix(_ target: String = "tag-1", t: Double, x: Double = 1, room: String? = "hall",
                     lastKnown: Bool = false) -> Location {
-        Location(x: x, y: 2, floor: 0, timestamp: t, horizontalAccuracyMeters: 1, lastKnown: lastKnown,
-                 targetID: target, room: room, roomProbability: 0.9)
+        Location(timestamp: t, targetID: target, x: x, y: 2, floor: 0, horizontalAccuracyMeters: 1,
+            lastKnown: lastKnown, room: room, roomProbability: 0.9)
     }
 
     @Test func theFirstFixAnnouncesThenEachChangeIsTold() {

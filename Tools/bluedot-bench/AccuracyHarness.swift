@@ -162,7 +162,7 @@ enum AccuracyHarness {
                 }
                 var byCount: [Int: [Double]] = [:]
                 for p in Evaluator.score(fixes: fixes, truth: truth, scoring: set.isStatic ? .stationary : .movingDefault) {
-                    byCount[min(p.fix.anchors, 12), default: []].append(p.errorMeters)
+                    byCount[min(p.fix.anchorCount, 12), default: []].append(p.errorMeters)
                 }
                 for (k, e) in byCount.sorted(by: { $0.key < $1.key }) {
                     let s = e.sorted()

@@ -1,3 +1,4 @@
+import BlueDotCore
 import Foundation
 import Positioning
 
@@ -38,7 +39,7 @@ enum EngineBenchmark {
         var fixCount = 0
         for _ in 0..<max(rounds, 1) {
             var engine = PositioningEngine(venue: site.venue, configuration: .moving)
-            var fixes: [LocationFix] = []
+            var fixes: [Location] = []
             for o in warm { engine.ingest(o, into: &fixes) }
             fixes.removeAll(keepingCapacity: true)
             let start = clock()
@@ -61,7 +62,7 @@ enum EngineBenchmark {
         for _ in 0..<sleeps { usleep(2000) }
         let sleeping = Double(clock() - start) / Double(CLOCKS_PER_SEC)
         var engine = PositioningEngine(venue: site.venue, configuration: .moving)
-        var fixes: [LocationFix] = []
+        var fixes: [Location] = []
         for o in warm { engine.ingest(o, into: &fixes) }
         fixes.removeAll(keepingCapacity: true)
         start = clock()
@@ -75,14 +76,14 @@ enum EngineBenchmark {
 
     /// The timed part, a function of its own so that callgrind can count it alone.
     @inline(never)
-    static func steady(_ engine: inout PositioningEngine, _ stream: [Observation], _ fixes: inout [LocationFix]) {
+    static func steady(_ engine: inout PositioningEngine, _ stream: [Observation], _ fixes: inout [Location]) {
         for o in stream { engine.ingest(o, into: &fixes) }
     }
 
     /// The timed part with the thread asleep for 2 ms after every `sleepEvery` sightings.
     @inline(never)
     static func steady(
-        _ engine: inout PositioningEngine, _ stream: [Observation], _ fixes: inout [LocationFix], sleepEvery: Int
+        _ engine: inout PositioningEngine, _ stream: [Observation], _ fixes: inout [Location], sleepEvery: Int
     ) {
         for (k, o) in stream.enumerated() {
             engine.ingest(o, into: &fixes)

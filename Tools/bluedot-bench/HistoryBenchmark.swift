@@ -125,10 +125,10 @@ enum HistoryBenchmark {
 
     /// A fix like the engine's, with coordinates and a room.
     static func location(_ id: String, _ t: Double, _ k: Int) -> Location {
-        Location(x: Double(k % 40) * 0.5, y: Double(k % 30) * 0.5, latitude: 41.08 + Double(k % 100) * 1e-6,
-                 longitude: 29.05, floor: 0, timestamp: t, horizontalAccuracyMeters: 1.8, speedMetersPerSecond: 0.6,
-                 courseDegrees: 90, targetID: id, anchorCount: 6, room: k % 3 == 0 ? "open-lab" : "kitchen",
-                 roomProbability: 0.8)
+        Location(timestamp: t, targetID: id, x: Double(k % 40) * 0.5, y: Double(k % 30) * 0.5, floor: 0,
+            horizontalAccuracyMeters: 1.8, speedMetersPerSecond: 0.6, courseDegrees: 90, anchorCount: 6,
+            latitude: 41.08 + Double(k % 100) * 1e-6, longitude: 29.05, room: k % 3 == 0 ? "open-lab" : "kitchen",
+            roomProbability: 0.8)
     }
 
     static func fileBytes(_ path: String) -> Int {

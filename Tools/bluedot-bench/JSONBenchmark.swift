@@ -41,7 +41,7 @@ enum JSONBenchmark {
         let sightings = try sampleSightings(o.items)
         let fixes = sampleFixes(o.items)
         let observations = fixes.enumerated().map { k, f in
-            Observation(t: f.t, anchor: native(String(format: "rx-%04d", k % 1000)), target: f.target,
+            Observation(t: f.timestamp, anchor: native(String(format: "rx-%04d", k % 1000)), target: f.targetID,
                         rssiDBm: -59 - Double(k % 400) / 10)
         }
         var out: [UInt8] = []
@@ -82,16 +82,19 @@ enum JSONBenchmark {
         let drawing = DotDrawing(symbol: "courseArrow", accuracyMeters: 2.37, rotationDegrees: 91.5, ping: true,
                                  pingSequence: 1234)
         // The hub makes each message once; every connection writes its frame.
-        let messages = fixes.enumerated().map { k, fix in
-            FeedMessage(id: UInt64(k), event: .fix(fix, drawing, reportedAt: fix.t + 0.27))
+        let reported = fixes.map { fix in
+            var fix = fix
+            fix.reportedAt = fix.timestamp + 0.27
+            return fix
         }
+        let messages = reported.enumerated().map { k, fix in FeedMessage(id: UInt64(k), event: .fix(fix, drawing)) }
         measure("feed frame (SSE fix event)", count: messages.count) { k, out in
             messages[k].event.appendFrame(id: messages[k].id, to: &out)
         }
         // The event's making, once per fix whatever the connections (a fix event's payload is boxed), with one
         // connection's frame.
         measure("feed fix event made, then framed once", count: fixes.count) { k, out in
-            let message = FeedMessage(id: UInt64(k), event: .fix(fixes[k], drawing, reportedAt: fixes[k].t + 0.27))
+            let message = FeedMessage(id: UInt64(k), event: .fix(reported[k], drawing))
             message.event.appendFrame(id: message.id, to: &out)
         }
         // What the feed's connections send: each frame in a ByteBuffer of its own.
@@ -202,14 +205,14 @@ enum JSONBenchmark {
     }
 
     /// Fixes of walking tags: every optional field set but z, as a site's solver publishes them.
-    static func sampleFixes(_ count: Int) -> [LocationFix] {
+    static func sampleFixes(_ count: Int) -> [Location] {
         (0..<count).map { k in
             let a = Double(k) * 0.013
-            return LocationFix(
-                t: 1_732_400_000 + Double(k) * 0.002,
-                target: native(String(format: "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:%d", k % 500)),
-                x: 12.345 + 10 * cos(a), y: 7.891 + 6 * sin(a), floor: k % 3, horizontalAccuracy: 1.5 + Double(k % 40) / 17,
-                speed: 0.8 + Double(k % 7) / 13, course: Double(k % 3600) / 10, anchors: 3 + k % 5,
+            return Location(timestamp: 1_732_400_000 + Double(k) * 0.002,
+                targetID: native(String(format: "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:%d", k % 500)),
+                x: 12.345 + 10 * cos(a), y: 7.891 + 6 * sin(a), floor: k % 3,
+                horizontalAccuracyMeters: 1.5 + Double(k % 40) / 17, speedMetersPerSecond: 0.8 + Double(k % 7) / 13,
+                courseDegrees: Double(k % 3600) / 10, anchorCount: 3 + k % 5,
                 latitude: 52.2205 + Double(k % 1000) * 1e-7, longitude: 21.0122 + Double(k % 997) * 1e-7,
                 room: ["Kitchen", "Workshop", "Open lab"][k % 3], roomProbability: 0.6 + Double(k % 40) / 100)
         }

@@ -74,7 +74,7 @@ enum PositioningBenchmark {
             configuration.intervalSeconds = interval
             configuration.holdoverSeconds = 0
             var engine = PositioningEngine(venue: venue, configuration: configuration)
-            var fixes: [LocationFix] = []
+            var fixes: [Location] = []
             fixes.reserveCapacity(count / 10)
             let start = clock()
             for o in stream { engine.ingest(o, into: &fixes) }

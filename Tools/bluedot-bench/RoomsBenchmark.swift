@@ -1,3 +1,4 @@
+import BlueDotCore
 import Formats
 import Foundation
 import Positioning
@@ -107,7 +108,7 @@ enum RoomsBenchmark {
             var c = configuration
             c.roomHysteresis = rules
             var engine = PositioningEngine(venue: venue, configuration: c)
-            var fixes: [LocationFix] = []
+            var fixes: [Location] = []
             for o in observations { engine.ingest(o, into: &fixes) }
             engine.finish(into: &fixes)
             let scored = Evaluator.score(fixes: fixes, truth: truth, scoring: set.isStatic ? .stationary : .movingDefault)
@@ -115,11 +116,11 @@ enum RoomsBenchmark {
                 let truthRoom = map.room(x: p.truth.x, y: p.truth.y, floor: nil).map { map.shapes[$0].id }
                 return p.fix.room == truthRoom
             }.count
-            var byTarget: [String: [LocationFix]] = [:]
-            for fix in fixes { byTarget[fix.target, default: []].append(fix) }
+            var byTarget: [String: [Location]] = [:]
+            for fix in fixes { byTarget[fix.targetID, default: []].append(fix) }
             var flaps = 0
             for window in statics {
-                let inside = (byTarget[window.target] ?? []).filter { $0.t >= window.from && $0.t <= window.to }
+                let inside = (byTarget[window.target] ?? []).filter { $0.timestamp >= window.from && $0.timestamp <= window.to }
                 for (a, b) in zip(inside, inside.dropFirst()) where a.room != b.room { flaps += 1 }
             }
             return (scored.isEmpty ? .nan : Double(agree) / Double(scored.count), scored.count, flaps)

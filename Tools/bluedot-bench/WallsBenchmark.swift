@@ -70,16 +70,16 @@ enum WallsBenchmark {
                 var rng = SplitMix64(seed: UInt64(seed))
                 let packets = simulator.simulate(tracks: [track], using: &rng)
                 var engine = PositioningEngine(venue: site, configuration: configuration)
-                var out: [LocationFix] = []
+                var out: [Location] = []
                 for p in packets { engine.ingest(p.observation, into: &out) }
                 engine.finish(into: &out)
                 let scored = Evaluator.score(fixes: out, truth: packets.map(\.truth), scoring: .movingDefault)
                 errors += scored.map(\.errorMeters)
                 covered += scored.filter(\.isCovered).count
-                for fix in out where fix.t <= track.endTime {
+                for fix in out where fix.timestamp <= track.endTime {
                     fixes += 1
                     if !walls.isWalkable(x: fix.x, y: fix.y, floor: 0) { outside += 1 }
-                    let truth = track.position(at: fix.t)
+                    let truth = track.position(at: fix.timestamp)
                     if let trueRoom = rooms.room(x: truth.x, y: truth.y, floor: 0), truth.y != 5, truth.y != 7 {
                         roomScored += 1
                         if rooms.room(x: fix.x, y: fix.y, floor: 0) == trueRoom { inRoom += 1 }

@@ -33,8 +33,8 @@ public final class AccuracyCheck {
     /// Replays and scores one set held out.
     public func run(_ set: AccuracyScenario.TestSet) throws -> AccuracyBaseline.SetResult {
         let (heldOut, indices, truth, scoring) = try scored(set)
-        let calibrated = indices.flatMap { heldOut.calibratedFixes($0) }.sorted { $0.t < $1.t }
-        let raw = indices.flatMap { heldOut.folds[$0].fixes }.sorted { $0.t < $1.t }
+        let calibrated = indices.flatMap { heldOut.calibratedFixes($0) }.sorted { $0.timestamp < $1.timestamp }
+        let raw = indices.flatMap { heldOut.folds[$0].fixes }.sorted { $0.timestamp < $1.timestamp }
         let after = Evaluator.score(fixes: calibrated, truth: truth, scoring: scoring)
         let before = Evaluator.score(fixes: raw, truth: truth, scoring: scoring)
         let report = EvaluationReport(scoring: scoring, total: truth.count, points: after)
@@ -42,7 +42,7 @@ public final class AccuracyCheck {
             points.isEmpty ? 0 : Double(points.filter(\.isCovered).count) / Double(points.count)
         }
         func meanRadius(_ points: [ScoredPoint]) -> Double {
-            points.isEmpty ? 0 : points.map(\.fix.horizontalAccuracy).reduce(0, +) / Double(points.count)
+            points.isEmpty ? 0 : points.map(\.fix.horizontalAccuracyMeters).reduce(0, +) / Double(points.count)
         }
         return AccuracyBaseline.SetResult(
             name: set.name, median: report.median ?? .infinity, p90: report.p90 ?? .infinity,
@@ -70,7 +70,7 @@ public final class AccuracyCheck {
     public func folds(of set: AccuracyScenario.TestSet) throws -> [FoldResult] {
         let (heldOut, indices, truth, scoring) = try scored(set)
         return indices.map { i in
-            let fixes = heldOut.calibratedFixes(i).sorted { $0.t < $1.t }
+            let fixes = heldOut.calibratedFixes(i).sorted { $0.timestamp < $1.timestamp }
             let points = Evaluator.score(fixes: fixes, truth: truth, scoring: scoring)
             return Self.result(number: i + 1, points, scoring: scoring, total: truth.count)
         }
@@ -81,7 +81,7 @@ public final class AccuracyCheck {
     /// in (at its scan 442: 34 points of 13 scans, one scan a row every 100 s in the converted files).
     public func split(_ set: AccuracyScenario.TestSet, after seconds: Double) throws -> [FoldResult] {
         let (heldOut, indices, truth, scoring) = try scored(set)
-        let fixes = indices.flatMap { heldOut.calibratedFixes($0) }.sorted { $0.t < $1.t }
+        let fixes = indices.flatMap { heldOut.calibratedFixes($0) }.sorted { $0.timestamp < $1.timestamp }
         let points = Evaluator.score(fixes: fixes, truth: truth, scoring: scoring)
         let time = (truth.map(\.t).min() ?? 0) + seconds
         return [points.filter { $0.truth.t < time }, points.filter { $0.truth.t >= time }].enumerated().map { k, part in
@@ -96,7 +96,7 @@ public final class AccuracyCheck {
         return FoldResult(
             number: number, median: report.median ?? .infinity, p90: report.p90 ?? .infinity,
             coverage68: Double(points.filter(\.isCovered).count) / n,
-            meanRadius: points.map(\.fix.horizontalAccuracy).reduce(0, +) / n, scored: points.count)
+            meanRadius: points.map(\.fix.horizontalAccuracyMeters).reduce(0, +) / n, scored: points.count)
     }
 
     /// What scoring a set takes: its held-out run, the folds it scores, its truth and how it is scored. A set whose
@@ -125,8 +125,8 @@ public final class AccuracyCheck {
             var text = "fold,x,y,truthX,truthY,anchors,error,radius\n"
             for (i, fold) in run.folds.enumerated() {
                 for p in fold.scored {
-                    text += "\(i),\(p.fix.x),\(p.fix.y),\(p.truth.x),\(p.truth.y),\(p.fix.anchors),"
-                        + "\(p.errorMeters),\(p.fix.horizontalAccuracy)\n"
+                    text += "\(i),\(p.fix.x),\(p.fix.y),\(p.truth.x),\(p.truth.y),\(p.fix.anchorCount),"
+                        + "\(p.errorMeters),\(p.fix.horizontalAccuracyMeters)\n"
                 }
             }
             try text.write(toFile: scoresDirectory + "/" + set.name + ".scores.csv", atomically: true, encoding: .utf8)

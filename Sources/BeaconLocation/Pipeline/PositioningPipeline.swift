@@ -1,9 +1,8 @@
 import BlueDotCore
-import LocationDisplay
 import Positioning
 
 /// The spine's one positioning step: observations from every input go into one `PositioningEngine` (a fix per
-/// target on its time grid, causal) and come out as display `Location`s with the venue's coordinates.
+/// target on its time grid, causal) and come out as `Location`s placed on the earth when the venue has an origin.
 ///
 /// Each location carries the time its newest report arrived (`Location.reportedAt`), for the report-to-fix
 /// latency. Thread-safe: inputs deliver from their own tasks; the engine is behind a lock.
@@ -35,14 +34,11 @@ public final class PositioningPipeline: Sendable {
     public func ingest(_ batch: [Observation], arrivedAt: Double) -> [Location] {
         state.withLock { s in
             var located: [Location] = []
-            var fixes: [LocationFix] = []
             for o in batch {
                 let unknownBefore = s.engine.counters.unknownAnchors
-                s.engine.ingest(o, into: &fixes)
-                for fix in fixes {
-                    located.append(Location(fix, origin: origin, reportedAt: s.lastArrival[fix.target]))
-                }
-                fixes.removeAll(keepingCapacity: true)
+                let start = located.count
+                s.engine.ingest(o, into: &located)
+                complete(&located[start...], lastArrival: s.lastArrival)
                 if s.engine.counters.unknownAnchors == unknownBefore { s.lastArrival[o.target] = arrivedAt }
             }
             return located
@@ -53,14 +49,27 @@ public final class PositioningPipeline: Sendable {
     /// hears keep getting last-known fixes until the engine's holdover ends.
     public func advance(to t: Double) -> [Location] {
         state.withLock { s in
-            s.engine.advance(to: t).map { Location($0, origin: origin, reportedAt: s.lastArrival[$0.target]) }
+            var located = s.engine.advance(to: t)
+            complete(&located[...], lastArrival: s.lastArrival)
+            return located
         }
     }
 
     /// Flushes every target's pending fixes (an input that ended: nothing more will come).
     public func finish() -> [Location] {
         state.withLock { s in
-            s.engine.finish().map { Location($0, origin: origin, reportedAt: s.lastArrival[$0.target]) }
+            var located = s.engine.finish()
+            complete(&located[...], lastArrival: s.lastArrival)
+            return located
+        }
+    }
+
+    /// The engine's fixes made whole: placed on the earth by the venue's origin, with the arrival of the newest
+    /// report behind each.
+    private func complete(_ fixes: inout ArraySlice<Location>, lastArrival: [String: Double]) {
+        for i in fixes.indices {
+            if let origin { fixes[i].place(on: origin) }
+            fixes[i].reportedAt = lastArrival[fixes[i].targetID]
         }
     }
 

@@ -1,3 +1,4 @@
+import BlueDotCore
 import HCI
 import HCILinux
 import Positioning
@@ -26,12 +27,12 @@ public enum RecordingReplay {
     /// Replays the recording at `path` through `engine`, calling `emit` with each fix in output order.
     public static func run(
         path: String, engine: inout PositioningEngine, mapper: SightingMapper = SightingMapper(),
-        emit: (LocationFix) -> Void
+        emit: (Location) -> Void
     ) throws(BtsnoopFileError) -> Summary {
         let cursor = try BtsnoopFileReader(path: path).makeCursor()
         var decoder = ObservationDecoder(mapper: mapper)
         var damage: BtsnoopFileError?
-        var fixes: [LocationFix] = []
+        var fixes: [Location] = []
         do {
             while let record = try cursor.next() {
                 guard let packet = record.packet, record.direction == .controllerToHost else { continue }

@@ -1,3 +1,4 @@
+import BlueDotCore
 import Positioning
 
 /// Reads location JSONL (what `bluedot replay` writes) back into fixes, e.g. for `bluedot evaluate`.
@@ -7,36 +8,36 @@ import Positioning
 /// `lat`, `lon`, `room` (string), `roomProbability`. Unknown keys are ignored; blank lines skipped; any other bad line throws naming file and line.
 public enum LocationReader {
     /// Reads the location file at `path`.
-    public static func read(path: String) throws(JSONLinesError) -> [LocationFix] {
+    public static func read(path: String) throws(JSONLinesError) -> [Location] {
         let (source, name) = try JSONLines.open(path)
         return try read(source: source, name: name)
     }
 
     /// Reads location lines from any chunked source; `name` stands for the file in errors.
-    public static func read(source: any ByteChunkSource, name: String) throws(JSONLinesError) -> [LocationFix] {
+    public static func read(source: any ByteChunkSource, name: String) throws(JSONLinesError) -> [Location] {
         try JSONLines.readAll(source: source, name: name) { (s) throws(JSONSyntaxError) in try parse(&s) }
     }
 
     /// Parses one location object.
-    static func parse(_ s: inout JSONScanner) throws(JSONSyntaxError) -> LocationFix {
+    static func parse(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Location {
         try s.beginObject()
-        var fix = LocationFix(t: .nan, target: Observation.selfTarget, x: .nan, y: .nan, horizontalAccuracy: .nan,
-                              anchors: 0)
+        var fix = Location(timestamp: .nan, targetID: Observation.selfTarget, x: .nan, y: .nan,
+            horizontalAccuracyMeters: .nan, anchorCount: 0)
         var first = true
         while let key = try s.nextKeyBytes(first: &first) {
             switch key {
-            case "t": fix.t = try s.finiteNumber("t")
-            case "target": fix.target = try s.string("target")
+            case "t": fix.timestamp = try s.finiteNumber("t")
+            case "target": fix.targetID = try s.string("target")
             case "x": fix.x = try s.finiteNumber("x")
             case "y": fix.y = try s.finiteNumber("y")
             case "z": fix.z = s.null() ? nil : try s.finiteNumber("z")
             case "floor": fix.floor = s.null() ? nil : try s.integer("floor")
-            case "horizontalAccuracy": fix.horizontalAccuracy = try s.finiteNumber("horizontalAccuracy")
-            case "verticalAccuracy": fix.verticalAccuracy = s.null() ? nil : try s.finiteNumber("verticalAccuracy")
-            case "speed": fix.speed = s.null() ? nil : try s.finiteNumber("speed")
-            case "course": fix.course = s.null() ? nil : try s.finiteNumber("course")
+            case "horizontalAccuracy": fix.horizontalAccuracyMeters = try s.finiteNumber("horizontalAccuracy")
+            case "verticalAccuracy": fix.verticalAccuracyMeters = s.null() ? nil : try s.finiteNumber("verticalAccuracy")
+            case "speed": fix.speedMetersPerSecond = s.null() ? nil : try s.finiteNumber("speed")
+            case "course": fix.courseDegrees = s.null() ? nil : try s.finiteNumber("course")
             case "lastKnown": fix.lastKnown = try s.bool("lastKnown")
-            case "anchors": fix.anchors = try s.integer("anchors")
+            case "anchors": fix.anchorCount = try s.integer("anchors")
             case "lat": fix.latitude = s.null() ? nil : try s.finiteNumber("lat")
             case "lon": fix.longitude = s.null() ? nil : try s.finiteNumber("lon")
             case "room": fix.room = s.null() ? nil : try s.string("room")
@@ -44,7 +45,7 @@ public enum LocationReader {
             default: try s.skipValue()
             }
         }
-        for (name, value) in [("t", fix.t), ("x", fix.x), ("y", fix.y), ("horizontalAccuracy", fix.horizontalAccuracy)]
+        for (name, value) in [("t", fix.timestamp), ("x", fix.x), ("y", fix.y), ("horizontalAccuracy", fix.horizontalAccuracyMeters)]
             where value.isNaN {
             throw JSONSyntaxError(offset: nil, message: "\(name): missing")
         }

@@ -8,7 +8,7 @@ import Positioning
 /// course 1; lat and lon 7; roomProbability 3 (see `JSONText.fixed`). Separators are `", "` and `": "`, as in the datasets.
 public enum LocationWriter {
     /// One line, without its newline.
-    public static func line(_ fix: LocationFix) -> String {
+    public static func line(_ fix: Location) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         append(fix, to: &out)
@@ -17,16 +17,16 @@ public enum LocationWriter {
 
     /// Appends one line, without its newline, as UTF-8: the form every output that sends bytes uses (the feed,
     /// MQTT, files), with no `String` in between.
-    public static func append(_ fix: LocationFix, to out: inout [UInt8]) {
+    public static func append(_ fix: Location, to out: inout [UInt8]) {
         JSONText.append(to: &out, estimatedBytes: 320) { write(fix, to: &$0) }
     }
 
     /// Writes one line, without its newline.
-    public static func write(_ fix: LocationFix, to w: inout JSONWriter) {
+    public static func write(_ fix: Location, to w: inout JSONWriter) {
         w.literal("{\"t\": ")
-        w.fixed(fix.t, decimals: 3)
+        w.fixed(fix.timestamp, decimals: 3)
         w.literal(", \"target\": ")
-        w.quoted(fix.target)
+        w.quoted(fix.targetID)
         w.literal(", \"x\": ")
         w.fixed(fix.x, decimals: 3)
         w.literal(", \"y\": ")
@@ -40,22 +40,22 @@ public enum LocationWriter {
             w.integer(floor)
         }
         w.literal(", \"horizontalAccuracy\": ")
-        w.fixed(fix.horizontalAccuracy, decimals: 3)
-        if let v = fix.verticalAccuracy {
+        w.fixed(fix.horizontalAccuracyMeters, decimals: 3)
+        if let v = fix.verticalAccuracyMeters {
             w.literal(", \"verticalAccuracy\": ")
             w.fixed(v, decimals: 3)
         }
-        if let speed = fix.speed {
+        if let speed = fix.speedMetersPerSecond {
             w.literal(", \"speed\": ")
             w.fixed(speed, decimals: 3)
         }
-        if let course = fix.course {
+        if let course = fix.courseDegrees {
             w.literal(", \"course\": ")
             w.fixed(course, decimals: 1)
         }
         w.literal(fix.lastKnown ? ", \"lastKnown\": true" : ", \"lastKnown\": false")
         w.literal(", \"anchors\": ")
-        w.integer(fix.anchors)
+        w.integer(fix.anchorCount)
         if let lat = fix.latitude {
             w.literal(", \"lat\": ")
             w.fixed(lat, decimals: 7)
@@ -76,7 +76,7 @@ public enum LocationWriter {
     }
 
     /// Lines for many fixes, each ending in `\n`.
-    public static func text(_ fixes: some Sequence<LocationFix>) -> String {
+    public static func text(_ fixes: some Sequence<Location>) -> String {
         var out: [UInt8] = []
         for fix in fixes {
             append(fix, to: &out)

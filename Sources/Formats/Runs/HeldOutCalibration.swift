@@ -33,7 +33,7 @@ public struct HeldOutCalibration: Sendable {
         /// The survey file the fold's lines came from (the first, for a fold that spans files).
         public var file: String
         /// Every fix the held-out replay emitted, radii as the engine made them (no radius calibration).
-        public var fixes: [LocationFix]
+        public var fixes: [Location]
         /// The fold's truth points scored against `fixes` (the mode's protocol); missing points are left out.
         public var scored: [ScoredPoint]
         /// Truth points of the fold, scored or not.
@@ -107,11 +107,11 @@ public struct HeldOutCalibration: Sendable {
     }
 
     /// Fold `i`'s fixes with their radii scaled by the calibration without fold `i`.
-    public func calibratedFixes(_ i: Int) -> [LocationFix] {
+    public func calibratedFixes(_ i: Int) -> [Location] {
         let c = calibration(without: i)
         return folds[i].fixes.map { fix in
             var f = fix
-            f.horizontalAccuracy *= c?.scale(anchors: fix.anchors) ?? 1
+            f.horizontalAccuracyMeters *= c?.scale(anchors: fix.anchorCount) ?? 1
             return f
         }
     }
@@ -158,7 +158,7 @@ public struct HeldOutCalibration: Sendable {
             before += fold.scored
             after += fold.scored.map { p in
                 var q = p
-                q.fix.horizontalAccuracy *= c?.scale(anchors: p.fix.anchors) ?? 1
+                q.fix.horizontalAccuracyMeters *= c?.scale(anchors: p.fix.anchorCount) ?? 1
                 return q
             }
         }
@@ -166,7 +166,7 @@ public struct HeldOutCalibration: Sendable {
             points.isEmpty ? 0 : Double(points.filter(\.isCovered).count) / Double(points.count)
         }
         func mean(_ points: [ScoredPoint]) -> Double {
-            points.isEmpty ? 0 : points.map(\.fix.horizontalAccuracy).reduce(0, +) / Double(points.count)
+            points.isEmpty ? 0 : points.map(\.fix.horizontalAccuracyMeters).reduce(0, +) / Double(points.count)
         }
         let errors = before.map(\.errorMeters).sorted()
         let bands = (calibration()?.bands ?? []).map {
@@ -181,7 +181,7 @@ public struct HeldOutCalibration: Sendable {
 
     /// The scores `error / horizontalAccuracy` of a fold's scored points, with the fixes' anchor counts.
     static func scores(_ fold: Fold) -> [(anchors: Int, score: Double)] {
-        fold.scored.map { ($0.fix.anchors, $0.errorMeters / max($0.fix.horizontalAccuracy, 1e-9)) }
+        fold.scored.map { ($0.fix.anchorCount, $0.errorMeters / max($0.fix.horizontalAccuracyMeters, 1e-9)) }
     }
 
     /// The folds' samples.
@@ -231,9 +231,9 @@ public struct HeldOutCalibration: Sendable {
 
     /// A fold's survey lines as observations through an engine, in time order.
     static func replay(_ samples: [CalibrationSample], venue: Venue, configuration: EngineConfiguration)
-        -> [LocationFix] {
+        -> [Location] {
         var engine = PositioningEngine(venue: venue, configuration: configuration)
-        var fixes: [LocationFix] = []
+        var fixes: [Location] = []
         for s in samples.sorted(by: { $0.t < $1.t }) {
             engine.ingest(Observation(t: s.t, anchor: s.anchor, target: s.target, rssiDBm: s.rssiDBm), into: &fixes)
         }

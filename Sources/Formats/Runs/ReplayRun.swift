@@ -1,3 +1,4 @@
+import BlueDotCore
 import Positioning
 
 /// One replay: an observation file through the engine, fixes handed out as they become final.
@@ -34,12 +35,12 @@ public struct ReplayRun: Sendable {
     }
 
     /// Replays the observation file at `path`, calling `emit` with every fix in output order.
-    public func run(path: String, emit: (LocationFix) -> Void) throws(JSONLinesError) -> Summary {
+    public func run(path: String, emit: (Location) -> Void) throws(JSONLinesError) -> Summary {
         var reader = try ObservationReader(
             path: path, options: ObservationReader.Options(strict: strict,
                                                            knownAnchors: Set(venue.anchors.map(\.id))))
         var engine = PositioningEngine(venue: venue, configuration: configuration)
-        var fixes: [LocationFix] = []
+        var fixes: [Location] = []
         var otherTargets = 0
         while let line = try reader.next() {
             if !targets.isEmpty && !targets.contains(line.observation.target) {
@@ -56,8 +57,8 @@ public struct ReplayRun: Sendable {
     }
 
     /// Replays and collects every fix.
-    public func run(path: String) throws(JSONLinesError) -> (fixes: [LocationFix], summary: Summary) {
-        var fixes: [LocationFix] = []
+    public func run(path: String) throws(JSONLinesError) -> (fixes: [Location], summary: Summary) {
+        var fixes: [Location] = []
         let summary = try run(path: path) { fixes.append($0) }
         return (fixes, summary)
     }

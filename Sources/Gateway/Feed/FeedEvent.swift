@@ -32,7 +32,7 @@ public struct FeedMessage: Sendable, Hashable {
 /// `status`: the location source's status changed.
 public enum FeedEvent: Sendable, Hashable {
     /// A new fix.
-    indirect case fix(LocationFix, DotDrawing, reportedAt: Double?)
+    indirect case fix(Location, DotDrawing)
     /// The drawing state of an existing fix changed.
     case display(target: String, DotDrawing)
     /// A target is gone.
@@ -67,12 +67,12 @@ public enum FeedEvent: Sendable, Hashable {
     /// Writes the event's JSON object.
     public func write(to w: inout JSONWriter) {
         switch self {
-        case .fix(let fix, let drawing, let reportedAt):
+        case .fix(let fix, let drawing):
             w.literal("{\"fix\":")
             LocationWriter.write(fix, to: &w)
             w.literal(",\"display\":")
             Self.write(drawing, to: &w)
-            if let reportedAt {
+            if let reportedAt = fix.reportedAt {
                 w.literal(",\"reportedAt\":")
                 w.trimmedFixed(reportedAt, decimals: 6)
             }

@@ -102,7 +102,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         let drawing = DotDrawing(drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees)
         s.entries[location.targetID] = Entry(
             location: location, display: display, navigator: navigator, drawing: drawing)
-        let fix = FeedEvent.fix(LocationFix(location), drawing, reportedAt: location.reportedAt)
+        let fix = FeedEvent.fix(location, drawing)
         return [fix] + (s.rooms.observe(location).map(FeedEvent.events) ?? [])
     }
 
@@ -134,9 +134,9 @@ public final class LocationHub: LocationSourceObserver, Sendable {
 
     // MARK: Reading
 
-    /// The current locations in the location format, sorted by target.
-    public var current: [LocationFix] {
-        state.withLock { s in s.entries.values.map { LocationFix($0.location) }.sorted { $0.target < $1.target } }
+    /// The current locations, sorted by target.
+    public var current: [Location] {
+        state.withLock { s in s.entries.values.map(\.location).sorted { $0.targetID < $1.targetID } }
     }
 
     /// The current drawing state of `target`.
@@ -163,8 +163,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
             var snapshot: [FeedMessage] = []
             for entry in s.entries.values.sorted(by: { $0.location.targetID < $1.location.targetID }) {
                 s.nextEventID += 1
-                let event = FeedEvent.fix(
-                    LocationFix(entry.location), entry.drawing.quiet, reportedAt: entry.location.reportedAt)
+                let event = FeedEvent.fix(entry.location, entry.drawing.quiet)
                 snapshot.append(FeedMessage(id: s.nextEventID, event: event))
             }
             return broadcast.subscribe(initial: snapshot.isEmpty ? [] : [snapshot])

@@ -46,7 +46,7 @@ enum HistoryRoutes {
                 case .query(let store, let query):
                     do {
                         let page = try store.fixes(query)
-                        let lines = page.records.map { LocationWriter.line(LocationFix($0)) }
+                        let lines = page.records.map { LocationWriter.line($0) }
                         return GatewayRouter.json("{\"fixes\":[" + lines.joined(separator: ",") + "],\"next\":"
                             + (page.next.map { JSONText.quoted($0.description) } ?? "null") + "}")
                     } catch {

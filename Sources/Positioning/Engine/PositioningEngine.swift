@@ -1,3 +1,4 @@
+import BlueDotCore
 /// Turns a time-ordered stream of observations into fixes for every target, on a fixed grid per target.
 ///
 /// Feed observations one at a time in time order with `ingest(_:into:)`; fixes come out as soon as they are
@@ -48,7 +49,7 @@ public struct PositioningEngine: Sendable {
     public var liveTargets: Int { slot.count }
 
     /// Adds one observation, appending to `fixes` every fix (of any target) that became final.
-    public mutating func ingest(_ o: Observation, into fixes: inout [LocationFix]) {
+    public mutating func ingest(_ o: Observation, into fixes: inout [Location]) {
         guard o.t.isFinite, o.rssiDBm.isFinite else {
             counters.invalid += 1
             return
@@ -79,8 +80,8 @@ public struct PositioningEngine: Sendable {
     }
 
     /// Adds one observation and returns the fixes that became final.
-    public mutating func ingest(_ o: Observation) -> [LocationFix] {
-        var fixes: [LocationFix] = []
+    public mutating func ingest(_ o: Observation) -> [Location] {
+        var fixes: [Location] = []
         ingest(o, into: &fixes)
         return fixes
     }
@@ -92,32 +93,32 @@ public struct PositioningEngine: Sendable {
     /// keep coming on the grid, last known with a growing radius, until the holdover drops the target.
     /// An observation that arrives afterwards with a time at or before an emitted grid point of its target
     /// is late (counted, not used). A non-finite `t` emits nothing.
-    public mutating func advance(to t: Double, into fixes: inout [LocationFix]) {
+    public mutating func advance(to t: Double, into fixes: inout [Location]) {
         guard t.isFinite else { return }
         emit(before: t, into: &fixes)
     }
 
     /// Emits every grid point strictly before `t` and returns those fixes.
-    public mutating func advance(to t: Double) -> [LocationFix] {
-        var fixes: [LocationFix] = []
+    public mutating func advance(to t: Double) -> [Location] {
+        var fixes: [Location] = []
         advance(to: t, into: &fixes)
         return fixes
     }
 
     /// Ends the stream: emits every remaining grid point of every target through its holdover.
-    public mutating func finish(into fixes: inout [LocationFix]) {
+    public mutating func finish(into fixes: inout [Location]) {
         emit(before: .infinity, into: &fixes)
     }
 
     /// Ends the stream and returns the remaining fixes.
-    public mutating func finish() -> [LocationFix] {
-        var fixes: [LocationFix] = []
+    public mutating func finish() -> [Location] {
+        var fixes: [Location] = []
         finish(into: &fixes)
         return fixes
     }
 
     /// Emits, in time order (ties by target id), every grid point strictly before t.
-    private mutating func emit(before t: Double, into fixes: inout [LocationFix]) {
+    private mutating func emit(before t: Double, into fixes: inout [Location]) {
         let interval = context.configuration.intervalSeconds
         let holdover = context.configuration.holdoverSeconds
         while let next = schedule.first, next.t < t {

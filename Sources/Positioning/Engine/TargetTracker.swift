@@ -1,3 +1,4 @@
+import BlueDotCore
 import FoundationEssentials
 import Glibc
 
@@ -80,7 +81,7 @@ struct TargetTracker {
     ///
     /// A grid point less than `updateIntervalSeconds` after the previous update only predicts: the fix is the
     /// filter's state carried to g by the motion model, the filter itself is left as it is.
-    mutating func tick(at g: Double, context: EngineContext) -> LocationFix {
+    mutating func tick(at g: Double, context: EngineContext) -> Location {
         let c = context.configuration
         if c.update != .snapshot, let imm = filter, let last = lastUpdateTime,
            g - last < c.updateIntervalSeconds - 1e-6 {
@@ -191,7 +192,7 @@ struct TargetTracker {
 
     /// A fix between updates: the filter predicted to g (a copy; the filter keeps its own time).
     private mutating func predictedFix(_ imm: InteractingMultipleModel, at g: Double,
-                                       context: EngineContext) -> LocationFix {
+                                       context: EngineContext) -> Location {
         let c = context.configuration
         var imm = imm
         let dt = g - (lastTickTime ?? g)
@@ -210,18 +211,16 @@ struct TargetTracker {
 
     /// The fix reported at grid time g from a filter state, and the grid moved on.
     private mutating func fix(_ k: ConstantVelocityKalman, at g: Double, heard: Int, position: (x: Double, y: Double),
-                              context: EngineContext) -> LocationFix {
+                              context: EngineContext) -> Location {
         let c = context.configuration
         let r = AccuracyRadius.radius68(k.P) * c.radiusScale
         let radius = (r * r + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot()
             * (context.radiusCalibration?.scale(anchors: heard) ?? 1)
         gridIndex += 1
         let moving = c.reportsMotion && heard > 0
-        return LocationFix(t: g, target: target, x: position.x, y: position.y,
-                           floor: floorEstimator.floor, horizontalAccuracy: radius,
-                           speed: moving ? k.speed : nil,
-                           course: moving && k.speed > 0.1 ? k.courseDegrees : nil,
-                           lastKnown: heard == 0, anchors: heard)
+        return Location(timestamp: g, targetID: target, x: position.x, y: position.y, floor: floorEstimator.floor,
+            horizontalAccuracyMeters: radius, speedMetersPerSecond: moving ? k.speed : nil,
+            courseDegrees: moving && k.speed > 0.1 ? k.courseDegrees : nil, lastKnown: heard == 0, anchorCount: heard)
     }
 
     /// Updates a running filter with one tick's measurements, by the configured method.

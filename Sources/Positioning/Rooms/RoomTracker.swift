@@ -1,3 +1,4 @@
+import BlueDotCore
 /// When a target counts as in a room: hysteresis on the room probabilities of `RoomMap`, so that a tag standing
 /// by a wall, whose probabilities hover near one half, does not flap between the rooms.
 ///
@@ -71,10 +72,10 @@ public struct RoomTracker: Sendable, Hashable {
 extension RoomMap {
     /// Sets `fix.room` (the room's id) and `fix.roomProbability` from the fix's position and radius, moving
     /// `tracker` on by the rules. Does nothing when there are no rooms.
-    public func assign(_ fix: inout LocationFix, tracker: inout RoomTracker, rules: RoomHysteresis) {
+    public func assign(_ fix: inout Location, tracker: inout RoomTracker, rules: RoomHysteresis) {
         guard !isEmpty else { return }
-        let probabilities = probabilities(x: fix.x, y: fix.y, radius68: fix.horizontalAccuracy, floor: fix.floor)
-        let (room, p) = tracker.update(probabilities, t: fix.t, rules: rules)
+        let probabilities = probabilities(x: fix.x, y: fix.y, radius68: fix.horizontalAccuracyMeters, floor: fix.floor)
+        let (room, p) = tracker.update(probabilities, t: fix.timestamp, rules: rules)
         fix.room = room.map { shapes[$0].id }
         fix.roomProbability = p
     }

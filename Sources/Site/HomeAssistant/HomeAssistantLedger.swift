@@ -1,3 +1,4 @@
+import BlueDotCore
 import LocationDisplay
 
 /// What Home Assistant has been told, and what each event calls for: the publishing rules of

@@ -53,7 +53,7 @@ public final class LocationPublisher: LocationSourceObserver, Sendable {
             }
             var payload: [UInt8] = []
             payload.reserveCapacity(256)
-            LocationWriter.append(LocationFix(location), to: &payload)
+            LocationWriter.append(location, to: &payload)
             let message = MQTTMessage(topic: topics.location(target: location.targetID), payload: payload, qos: 0,
                                       retain: true)
             if case .sent = client.publish(message) {

@@ -1,3 +1,4 @@
+import BlueDotCore
 import Positioning
 
 /// The query of `GET /api/locations` and `GET /api/feed`, validated: `target` (an id, 1 ... 128 printable
@@ -39,8 +40,8 @@ package struct LocationQuery: Sendable, Hashable {
         return .success(query)
     }
 
-    package func matches(_ fix: LocationFix) -> Bool {
-        (target == nil || fix.target == target) && (floor == nil || fix.floor == floor)
+    package func matches(_ fix: Location) -> Bool {
+        (target == nil || fix.targetID == target) && (floor == nil || fix.floor == floor)
     }
 }
 
