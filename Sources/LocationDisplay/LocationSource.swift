@@ -5,7 +5,9 @@ import BlueDotCore
 ///
 /// Producers call `update(_:)`, `delete(_:)` and `setStatus(_:)`; a target not updated for
 /// `deleteAfterSeconds` on the injected clock is deleted by `expireStale()`, which `runExpiry(everySeconds:)`
-/// calls periodically. Consumers follow `events` (a new ordered stream per access, starting with the current
+/// calls periodically. The source is the one place where room changes are derived (`RoomTransitions`, from each
+/// location's `room`): it sees every location and every deletion, so entries follow the update that made them and
+/// a target forgotten in a room leaves it before it is deleted (`LocationSourceEvent.roomsChanged`). Consumers follow `events` (a new ordered stream per access, starting with the current
 /// status and, when there are any, the current locations, read on the consumer's own task) or register a
 /// `LocationSourceObserver` (called in place, on the producer's thread). Subclasses may relay and transform another
 /// source, like `RoomOccupancySource`.
@@ -15,6 +17,7 @@ open class LocationSource: @unchecked Sendable {
         var status: LocationSourceStatus = .initialising
         var locations: [String: Location] = [:]
         var lastHeard: [String: Double] = [:]
+        var rooms = RoomTransitions()
     }
 
     /// The source's id, unique among the sources a map shows.
@@ -60,46 +63,53 @@ open class LocationSource: @unchecked Sendable {
     /// Sets the status and tells observers when it changed.
     public final func setStatus(_ status: LocationSourceStatus) {
         change { s in
-            guard s.status != status else { return nil }
+            guard s.status != status else { return [] }
             s.status = status
-            return .statusChanged(status)
+            return [.statusChanged(status)]
         }
     }
 
-    /// Stores new locations (keyed by `targetID`), marks them heard now, and tells observers.
+    /// Stores new locations (keyed by `targetID`), marks them heard now, and tells observers: the update, then
+    /// the room changes it made.
     public final func update(_ locations: [Location]) {
         guard !locations.isEmpty else { return }
         let now = clock.now()
         change { s in
+            var changes: [RoomChange] = []
             for location in locations {
                 s.locations[location.targetID] = location
                 s.lastHeard[location.targetID] = now
+                if let change = s.rooms.observe(location) { changes.append(change) }
             }
-            return .updated(locations)
+            return changes.isEmpty ? [.updated(locations)] : [.updated(locations), .roomsChanged(changes)]
         }
     }
 
-    /// Removes targets and tells observers about the ones that existed.
+    /// Removes targets and tells observers about the ones that existed: the leaves of those that were in a room,
+    /// then the deletion.
     public final func delete(_ targetIDs: [String]) {
         change { s in
             let known = targetIDs.filter { s.locations.removeValue(forKey: $0) != nil }
+            guard !known.isEmpty else { return [] }
             known.forEach { s.lastHeard[$0] = nil }
-            return known.isEmpty ? nil : .deleted(known)
+            let leaves = known.compactMap { s.rooms.forget($0) }
+            return leaves.isEmpty ? [.deleted(known)] : [.roomsChanged(leaves), .deleted(known)]
         }
     }
 
-    /// Applies a change to the state and hands the event it makes to the streams and then to every observer, on
+    /// Applies a change to the state and hands the events it makes to the streams and then to every observer, on
     /// the calling thread. Under the observers' lock, so they see changes one at a time and in the order they
     /// were made, even when several threads make them.
-    private func change(_ body: (inout State) -> LocationSourceEvent?) {
+    private func change(_ body: (inout State) -> [LocationSourceEvent]) {
         observers.withLock { observers in
-            let made = state.withLock { s -> LocationSourceEvent? in
-                guard let event = body(&s) else { return nil }
-                broadcast.yield(event)
-                return event
+            let made = state.withLock { s -> [LocationSourceEvent] in
+                let events = body(&s)
+                for event in events { broadcast.yield(event) }
+                return events
             }
-            guard let event = made else { return }
-            for (_, observer) in observers { Self.deliver(event, to: observer, from: self) }
+            for event in made {
+                for (_, observer) in observers { Self.deliver(event, to: observer, from: self) }
+            }
         }
     }
 
@@ -108,6 +118,7 @@ open class LocationSource: @unchecked Sendable {
         switch event {
         case .updated(let locations): observer.onLocationsUpdated(locations, source: source)
         case .deleted(let ids): observer.onLocationsDeleted(ids, source: source)
+        case .roomsChanged(let changes): observer.onRoomsChanged(changes, source: source)
         case .statusChanged(let status): observer.onStatusChanged(status, source: source)
         }
     }

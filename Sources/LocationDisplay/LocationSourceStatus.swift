@@ -27,6 +27,10 @@ public enum LocationSourceEvent: Sendable, Hashable {
     case updated([Location])
     /// These targets were removed (not heard for the timeout, or deleted by the source).
     case deleted([String])
+    /// Targets moved between rooms: derived once, by the source, from its locations' rooms (`RoomTransitions`).
+    /// Follows the update that made the changes; a target forgotten while in a room leaves it just before it is
+    /// deleted.
+    case roomsChanged([RoomChange])
     /// The source's status changed.
     case statusChanged(LocationSourceStatus)
 }
@@ -38,6 +42,13 @@ public protocol LocationSourceObserver: AnyObject, Sendable {
     func onLocationsUpdated(_ locations: [Location], source: LocationSource)
     /// Targets were removed.
     func onLocationsDeleted(_ targetIDs: [String], source: LocationSource)
+    /// Targets entered or left rooms (`LocationSourceEvent.roomsChanged`).
+    func onRoomsChanged(_ changes: [RoomChange], source: LocationSource)
     /// The source's status changed.
     func onStatusChanged(_ status: LocationSourceStatus, source: LocationSource)
+}
+
+extension LocationSourceObserver {
+    /// Nothing, for observers that do not follow rooms.
+    public func onRoomsChanged(_ changes: [RoomChange], source: LocationSource) {}
 }

@@ -4,9 +4,10 @@ import BlueDotCore
 /// A source that relays another: it follows people's locations upstream and publishes one location per room, at
 /// the room's centre, with `occupancy` (people inside) and `busy` (`true` at or above `busyThreshold`) attributes.
 ///
-/// Which room a person is in: the location's own `room` when its source knows rooms (a location with a
-/// `roomProbability`: the engine's hysteresis has decided), else the first room whose outline contains the
-/// position. A room is published when its occupancy changes (and once, empty, when relaying starts); rooms are
+/// Which room a person is in: the room the upstream's room changes (`onRoomsChanged`, derived once by the
+/// upstream from the engine's rooms) last put them in, when their locations carry room knowledge (a
+/// `roomProbability`: the engine's hysteresis has decided); else, for a source that knows no rooms, the first
+/// room whose outline contains the position. A room is published when its occupancy changes (and once, empty, when relaying starts); rooms are
 /// never deleted. The status mirrors the upstream's.
 public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     /// One room: an id, an outline and an optional floor.
@@ -78,7 +79,15 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     public let upstream: LocationSource
     /// Occupancy at which a room counts as busy.
     public let busyThreshold: Int
-    private let relay = LockedValue<(people: [String: Location], members: [String: [String]])>(([:], [:]))
+    private struct Relay {
+        /// Everyone upstream, by target id.
+        var people: [String: Location] = [:]
+        /// The room each person is in, as the upstream's room changes say.
+        var roomOf: [String: String] = [:]
+        var members: [String: [String]] = [:]
+    }
+
+    private let relay = LockedValue(Relay())
     private let follower = Follower()
 
     /// Creates a relay over `upstream`; call `start()` to begin.
@@ -109,12 +118,10 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     /// The people in each room, by room id (ids sorted; every room present, empty ones too).
     public var members: [String: [String]] { relay.withLock { $0.members } }
 
-    /// The room a location counts in: its own `room` when its source knows rooms, else by outline.
+    /// The room a person's location counts in when its source knows no rooms (no `roomProbability`): the first
+    /// whose outline holds it. Nil for a location with room knowledge: the upstream's room changes place those.
     public func room(of location: Location) -> Room? {
-        if location.roomProbability != nil {
-            guard let id = location.room else { return nil }
-            return rooms.first { $0.id == id }
-        }
+        guard location.roomProbability == nil else { return nil }
         return rooms.first { $0.contains(location) }
     }
 
@@ -123,18 +130,21 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
         case .statusChanged(let status):
             setStatus(status)
         case .updated(let locations):
-            recount { people in locations.forEach { people[$0.targetID] = $0 } }
+            recount { r in locations.forEach { r.people[$0.targetID] = $0 } }
         case .deleted(let ids):
-            recount { people in ids.forEach { people[$0] = nil } }
+            recount { r in ids.forEach { r.people[$0] = nil } }
+        case .roomsChanged(let changes):
+            recount { r in changes.forEach { r.roomOf[$0.targetID] = $0.to } }
         }
     }
 
-    private func recount(_ change: (inout [String: Location]) -> Void) {
+    private func recount(_ change: (inout Relay) -> Void) {
         let changed = relay.withLock { r -> [Location] in
-            change(&r.people)
+            change(&r)
             var members = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, [String]()) })
             for person in r.people.values {
-                if let room = room(of: person) { members[room.id, default: []].append(person.targetID) }
+                let id = r.roomOf[person.targetID] ?? room(of: person)?.id
+                if let id, members[id] != nil { members[id]?.append(person.targetID) }
             }
             for key in members.keys { members[key]?.sort() }
             let changed = rooms.filter { members[$0.id]?.count != r.members[$0.id]?.count }
@@ -167,6 +177,10 @@ private final class Follower: LocationSourceObserver, Sendable {
 
     func onLocationsDeleted(_ targetIDs: [String], source: LocationSource) {
         owner.value?.source?.handle(.deleted(targetIDs))
+    }
+
+    func onRoomsChanged(_ changes: [RoomChange], source: LocationSource) {
+        owner.value?.source?.handle(.roomsChanged(changes))
     }
 
     func onStatusChanged(_ status: LocationSourceStatus, source: LocationSource) {

@@ -19,9 +19,10 @@ public struct RoomChange: Sendable, Hashable {
     }
 }
 
-/// Turns each target's stream of locations into room changes: the one place where "entered" and "left" are
-/// derived from consecutive `Location.room` values (the web feed's enter and leave events and the history's
-/// room changes both come from here).
+/// Turns each target's stream of locations into room changes: how "entered" and "left" are derived from
+/// consecutive `Location.room` values. `LocationSource` runs it, once, for every location it carries, and hands
+/// the changes to its observers (the web feed's enter and leave events, the history's room changes, room
+/// occupancy).
 ///
 /// A target's first location in a room is an entry; a target forgotten while in a room leaves it at the time of
 /// its last location. Locations without room knowledge (`roomProbability` nil) change nothing.

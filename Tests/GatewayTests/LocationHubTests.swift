@@ -99,10 +99,12 @@ import Testing
         #expect(frames.count == 7, "a target the hub never had is not announced as removed")
     }
 
-    /// Room changes follow the fix that made them: entering, moving (a leave then an enter), and leaving when the
-    /// target is forgotten; locations without room knowledge change nothing.
+    /// Room changes, as the source derives them, follow the fix that made them: entering, moving (a leave then an
+    /// enter), and leaving when the target is forgotten; locations without room knowledge change nothing.
     @Test func roomEntriesAndExitsFollowTheFixes() async {
         let hub = LocationHub(clock: ManualClock(start: 10))
+        let source = LocationSource(id: "tags", clock: ManualClock(start: 10))
+        source.addObserver(hub)
         let stream = hub.subscribe()
         func located(_ t: Double, _ room: String?, probability: Double? = 0.8) -> Location {
             var fix = fix("tag", t: t)
@@ -110,12 +112,12 @@ import Testing
             fix.roomProbability = probability
             return fix
         }
-        hub.publish(located(10, nil))
-        hub.publish(located(11, "kitchen"))
-        hub.publish(located(12, "kitchen"))
-        hub.publish(located(13, "hall"))
-        hub.publish(located(14, nil, probability: nil))
-        hub.remove(["tag"])
+        source.update([located(10, nil)])
+        source.update([located(11, "kitchen")])
+        source.update([located(12, "kitchen")])
+        source.update([located(13, "hall")])
+        source.update([located(14, nil, probability: nil)])
+        source.delete(["tag"])
         hub.close()
         var names: [String] = []
         var frames: [String] = []

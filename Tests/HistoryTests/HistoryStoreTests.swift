@@ -209,16 +209,17 @@ func fix(_ target: String, _ t: Double, room: String? = nil, probability: Double
         small.close()
     }
 
-    /// The recorder stores every location and the room changes they make, and a forgotten target's leave.
+    /// The recorder, an observer of the source, stores every location and the room changes the source derives
+    /// from them, and a forgotten target's leave.
     @Test func recorderStoresFixesAndRoomChanges() throws {
         let store = try HistoryStore(path: nil, clock: clock)
         defer { store.close() }
         let recorder = HistoryRecorder(store: store)
         let source = LocationSource(id: "test", clock: ManualClock(start: 0))
-        recorder.onLocationsUpdated([fix("tag", 1, probability: 0.2), fix("tag", 2, room: "lab", probability: 0.9)],
-                                    source: source)
-        recorder.onLocationsUpdated([fix("tag", 3, room: "hall", probability: 0.8)], source: source)
-        recorder.onLocationsDeleted(["tag"], source: source)
+        source.addObserver(recorder)
+        source.update([fix("tag", 1, probability: 0.2), fix("tag", 2, room: "lab", probability: 0.9)])
+        source.update([fix("tag", 3, room: "hall", probability: 0.8)])
+        source.delete(["tag"])
         store.flush()
         #expect(try store.fixes(HistoryQuery()).records.count == 3)
         let changes = try store.roomChanges(HistoryQuery(newestFirst: false)).records

@@ -15,6 +15,11 @@ final class RecordingObserver: LocationSourceObserver {
         record("deleted " + targetIDs.joined(separator: ","))
     }
 
+    func onRoomsChanged(_ changes: [RoomChange], source: LocationSource) {
+        record("rooms " + changes.map { "\($0.targetID):\($0.from ?? "-")>\($0.to ?? "-")@\(Int($0.timestamp))" }
+            .joined(separator: ","))
+    }
+
     func onStatusChanged(_ status: LocationSourceStatus, source: LocationSource) {
         record("status \(status)")
     }
@@ -109,6 +114,7 @@ struct LocationSourceTests {
                 }))
             case .statusChanged(let status): statuses.append(status)
             case .deleted: Issue.record("rooms are never deleted")
+            case .roomsChanged: Issue.record("the relay's own locations are rooms, in no room")
             }
             if occupancy.count == 4 { break }
         }
@@ -179,5 +185,55 @@ struct LocationSourceInPlaceTests {
             let own = first.seen.value.filter { $0.hasPrefix("updated p\(producer)-") }
             #expect(own == (0..<200).map { "updated p\(producer)-\($0)" }, "each producer's changes in its order")
         }
+    }
+
+    @Test("room changes are derived once, by the source: after the update that made them, leaves before deletion")
+    func roomChangesFollowTheirUpdate() async {
+        let clock = ManualClock(start: 0)
+        let source = LocationSource(id: "tags", deleteAfterSeconds: 5, clock: clock)
+        let observer = RecordingObserver()
+        source.addObserver(observer)
+        func tag(_ id: String, _ t: Double, room: String?, probability: Double? = 0.9) -> Location {
+            Location(timestamp: t, targetID: id, x: t, y: 0, horizontalAccuracyMeters: 1, room: room,
+                     roomProbability: probability)
+        }
+        source.update([tag("a", 1, room: "hall"), tag("b", 1, room: nil)])
+        source.update([tag("a", 2, room: "hall"), tag("b", 2, room: nil, probability: nil)])
+        source.update([tag("a", 3, room: "den"), tag("b", 3, room: "den")])
+        clock.advance(by: 6)
+        source.expireStale()
+        let log = await observer.waitFor(8)
+        #expect(log == [
+            "status initialising",
+            "updated a@1,b@1", "rooms a:->hall@1",
+            "updated a@2,b@2",
+            "updated a@3,b@3", "rooms a:hall>den@3,b:->den@3",
+            "rooms a:den>-@3,b:den>-@3", "deleted a,b",
+        ])
+    }
+
+    @Test("a relay over a source that knows rooms counts people by its room changes, not by outlines")
+    func roomOccupancyFollowsTheUpstreamsRoomChanges() async {
+        let clock = ManualClock(start: 0)
+        let people = LocationSource(id: "people", deleteAfterSeconds: 5, clock: clock)
+        // The outline would put everyone in the kitchen; the engine's rooms say otherwise.
+        let rooms = RoomOccupancySource(
+            id: "rooms", upstream: people,
+            rooms: [.init(id: "kitchen", extent: MapExtent(minX: -10, minY: -10, maxX: 10, maxY: 10)),
+                    .init(id: "meeting", extent: MapExtent(minX: 20, minY: 0, maxX: 30, maxY: 4))],
+            clock: clock)
+        rooms.start()
+        func person(_ id: String, room: String?) -> Location {
+            Location(timestamp: clock.now(), targetID: id, x: 1, y: 1, horizontalAccuracyMeters: 1, room: room,
+                     roomProbability: 0.9)
+        }
+        people.update([person("ann", room: "meeting"), person("bob", room: nil)])
+        #expect(rooms.members == ["kitchen": [], "meeting": ["ann"]])
+        people.update([person("bob", room: "meeting")])
+        #expect(rooms.members == ["kitchen": [], "meeting": ["ann", "bob"]])
+        clock.advance(by: 6)
+        people.expireStale()
+        #expect(rooms.members == ["kitchen": [], "meeting": []])
+        rooms.stop()
     }
 }

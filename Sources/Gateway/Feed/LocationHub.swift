@@ -12,8 +12,8 @@ import Positioning
 /// values; panning is each browser's own (the page mirrors the display's settings, `settings`). Each target also
 /// has a second display in navigation auto-pan, whose viewport rotation (the map turned to the course while moving)
 /// goes in the drawing as `navigationRotationDegrees`: pages turn their maps by it. The API reads `current`;
-/// subscribers get every current target first, then live events, numbered. Room entries and exits
-/// (`RoomTransitions`) follow the fix that made them. A slow subscriber loses its oldest
+/// subscribers get every current target first, then live events, numbered. Room entries and exits are the
+/// source's (`onRoomsChanged`): they follow the fixes that made them. A slow subscriber loses its oldest
 /// messages (`Broadcast`'s bounded buffer) rather than holding the spine up. `close()` ends every subscription.
 public final class LocationHub: LocationSourceObserver, Sendable {
     private struct Entry {
@@ -27,7 +27,6 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         var entries: [String: Entry] = [:]
         var status: LocationSourceStatus = .initialising
         var nextEventID: UInt64 = 0
-        var rooms = RoomTransitions()
     }
 
     private let state = LockedValue(State())
@@ -70,6 +69,11 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         remove(targetIDs)
     }
 
+    /// Room entries and exits, sent as `enter` and `leave` events.
+    public func onRoomsChanged(_ changes: [RoomChange], source: LocationSource) {
+        send { _ in changes.flatMap(FeedEvent.events) }
+    }
+
     /// The source's status, sent to subscribers.
     public func onStatusChanged(_ status: LocationSourceStatus, source: LocationSource) {
         send { s in
@@ -91,7 +95,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         send { s in locations.flatMap { show($0, in: &s) } }
     }
 
-    /// A location onto its target's displays: the events it makes (its fix, and room entries and exits).
+    /// A location onto its target's displays: the event it makes (its fix).
     private func show(_ location: Location, in s: inout State) -> [FeedEvent] {
         let plan = location.onPlan(bearingDegrees: planBearingDegrees)
         let display = s.entries[location.targetID]?.display ?? makeDisplay(autoPan: .off)
@@ -102,16 +106,13 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         let drawing = DotDrawing(drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees)
         s.entries[location.targetID] = Entry(
             location: location, display: display, navigator: navigator, drawing: drawing)
-        let fix = FeedEvent.fix(location, drawing)
-        return [fix] + (s.rooms.observe(location).map(FeedEvent.events) ?? [])
+        return [.fix(location, drawing)]
     }
 
-    /// Forgets targets and sends a `removed` event for each one it had (after a `leave` when it was in a room).
+    /// Forgets targets and sends a `removed` event for each one it had.
     public func remove(_ targetIDs: [String]) {
         send { s in
-            targetIDs.filter { s.entries.removeValue(forKey: $0) != nil }.flatMap { target in
-                (s.rooms.forget(target).map(FeedEvent.events) ?? []) + [.removed(target: target)]
-            }
+            targetIDs.filter { s.entries.removeValue(forKey: $0) != nil }.map { .removed(target: $0) }
         }
     }
 
