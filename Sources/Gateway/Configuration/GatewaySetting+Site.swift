@@ -81,19 +81,13 @@ extension GatewaySetting {
             guard !c.site.allow.isEmpty else { throw .badValue("publish-allow needs at least one id glob") }
         },
         GatewaySetting(
-            "publish-buffer", .number("seconds"), example: "10",
+            "publish-buffer", .number("seconds", in: 1...3600), example: "10",
             help: "Receiver role: seconds of sightings kept while the broker is away (default 30)."
-        ) { c, seconds throws(ConfigurationError.Reason) in
-            guard seconds >= 1, seconds <= 3600 else { throw .badValue("publish-buffer must be 1 ... 3600 seconds") }
-            c.site.bufferSeconds = seconds
-        },
+        ) { c, seconds in c.site.bufferSeconds = seconds },
         GatewaySetting(
-            "reorder-window", .number("seconds"), example: "0.5",
+            "reorder-window", .number("seconds", in: 0...10), example: "0.5",
             help: "Solver role: seconds sightings wait for slower receivers (default 0.3)."
-        ) { c, seconds throws(ConfigurationError.Reason) in
-            guard seconds >= 0, seconds <= 10 else { throw .badValue("reorder-window must be 0 ... 10 seconds") }
-            c.site.reorderWindowSeconds = seconds
-        },
+        ) { c, seconds in c.site.reorderWindowSeconds = seconds },
     ]
 
     /// The location history (`docs/gateway.md`, "History").

@@ -100,4 +100,21 @@ extension SettingKind<Double> {
             return x
         }
     }
+
+    /// A number in `range`, whose unit is the placeholder (`publish-buffer must be 1 ... 3600 seconds`).
+    public static func number(_ placeholder: String, in range: ClosedRange<Double>) -> Self {
+        let number = number(placeholder)
+        return Self(placeholder) { text, key throws(ConfigurationError.Reason) in
+            let x = try number.parse(text, key)
+            guard range.contains(x) else {
+                throw .badValue("\(key) must be \(short(range.lowerBound)) ... \(short(range.upperBound)) \(placeholder)")
+            }
+            return x
+        }
+    }
+
+    /// `1` for 1.0, `0.5` for 0.5.
+    private static func short(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
 }
