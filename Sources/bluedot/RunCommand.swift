@@ -11,8 +11,9 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Settings come from --config (key = value lines; docs/gateway.md lists every key) and then these flags, \
             which override the file. Each flag is the key of the same name (--insecure is insecure = true, \
-            --espresense-prefix P is espresense = P, --no-ha-discovery is ha-discovery = false). Inputs combine: one controller (--hci, --h4-tcp or --h4-tty) and any of \
-            --replay, --observations and --simulate all feed one positioning engine. Listening on an address \
+            --espresense-prefix P is espresense = P, --no-ha-discovery is ha-discovery = false). Inputs \
+            combine: one controller (--hci, --h4-tcp or --h4-tty) and any of --replay, --observations and \
+            --simulate all feed one positioning engine. Listening on an address \
             other than loopback needs --token (or the BLUEDOT_TOKEN environment variable) or --insecure. \
             SIGTERM/SIGINT stop the scan, flush the recording and exit 0.
 

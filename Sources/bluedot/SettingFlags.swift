@@ -56,12 +56,15 @@ struct SettingFlags<Selection: SettingSelection>: ParsableArguments, CustomRefle
 
     /// The arguments the parser sees: one per flag, labelled with the flag's name.
     var customMirror: Mirror {
-        Mirror(self, children: Self.flags.map { setting, flag in (label: flag.name, value: Self.argument(flag, of: setting)) })
+        Mirror(self, children: Self.flags.map { setting, flag in
+            (label: flag.name, value: Self.argument(flag, of: setting))
+        })
     }
 
     /// At most one flag of each group of alternatives (one controller: `--hci`, `--h4-tcp` or `--h4-tty`).
     func validate() throws {
-        for group in Set(given.compactMap(\.setting.alternatives)) where given.count(where: { $0.setting.alternatives == group }) > 1 {
+        let groups = given.compactMap(\.setting.alternatives)
+        for group in Set(groups) where groups.count(where: { $0 == group }) > 1 {
             let names = Self.flags.filter { $0.setting.alternatives == group }.map { "--\($0.flag.name)" }
             throw ValidationError("give only one of \(names.joined(separator: ", "))")
         }
@@ -72,7 +75,8 @@ struct SettingFlags<Selection: SettingSelection>: ParsableArguments, CustomRefle
         switch flag.form {
         case .value:
             Option<String?>(
-                name: .customLong(flag.name), help: ArgumentHelp(flag.help, valueName: flag.placeholder ?? setting.placeholder),
+                name: .customLong(flag.name),
+                help: ArgumentHelp(flag.help, valueName: flag.placeholder ?? setting.placeholder),
                 completion: completion(setting.completion))
         case .presence:
             Flag(wrappedValue: false, name: .customLong(flag.name), help: ArgumentHelp(flag.help))

@@ -46,7 +46,8 @@ import Testing
 
     /// The file first, then the flags over it; the environment's token only when neither gives one.
     @Test func flagsOverrideTheFileAndTheFileTheEnvironment() throws {
-        let file = try scratchFile("observations = o.jsonl\nvenue = file.json\nspeed = 2\ntoken = file-token-0123456789\n")
+        let file = try scratchFile(
+            "observations = o.jsonl\nvenue = file.json\nspeed = 2\ntoken = file-token-0123456789\n")
         let environment = ["BLUEDOT_TOKEN": "environment-token-0123"]
         let fileOnly = try RunCommand.parse(["--config", file]).gatewayConfiguration(environment: environment)
         #expect(fileOnly.venuePath == "file.json" && fileOnly.speed == 2 && fileOnly.token == "file-token-0123456789")

@@ -63,17 +63,20 @@ extension GatewaySetting {
             }
             c.setSource(.h4TTY(path: path, baud: baud))
         },
-        GatewaySetting("replay", .file, example: "scan.btsnoop", help: "Replay a btsnoop recording at its recorded pace.") {
-            c, path in c.setSource(.replay(path: path))
-        },
+        GatewaySetting(
+            "replay", .file, example: "scan.btsnoop", help: "Replay a btsnoop recording at its recorded pace."
+        ) { c, path in c.setSource(.replay(path: path)) },
         GatewaySetting(
             "observations", .file, example: "walk.observations.jsonl",
             help: "Replay an observation JSONL file at its recorded pace."
         ) { c, path in c.setSource(.observations(path: path)) },
         GatewaySetting(
-            "simulate", .file, example: "walk.truth.jsonl", help: "Simulate a walk along a truth JSONL track through the venue."
+            "simulate", .file, example: "walk.truth.jsonl",
+            help: "Simulate a walk along a truth JSONL track through the venue."
         ) { c, path in c.setSource(.simulate(trackPath: path)) },
-        GatewaySetting("venue", .file, example: "lab.venue.json", help: "Venue file (JSON).") { c, path in c.venuePath = path },
+        GatewaySetting("venue", .file, example: "lab.venue.json", help: "Venue file (JSON).") { c, path in
+            c.venuePath = path
+        },
         GatewaySetting(
             "mode", .mode, example: "tag",
             help: "self (the gateway locates itself) or tag (this gateway is a receiver hearing tags)."
@@ -85,33 +88,40 @@ extension GatewaySetting {
 
     /// The web map and who may use it, recording, replays' pace, the engine's grid.
     static let daemon: [GatewaySetting] = [
-        GatewaySetting("listen", .listenAddress, example: "[::1]:9090", help: "HTTP address, HOST:PORT (default 127.0.0.1:8080).") {
-            c, address in c.listen = address
-        },
         GatewaySetting(
-            "record", .file, example: "scan.btsnoop", help: "Record every HCI packet of a live scan to this btsnoop file."
+            "listen", .listenAddress, example: "[::1]:9090", help: "HTTP address, HOST:PORT (default 127.0.0.1:8080)."
+        ) { c, address in c.listen = address },
+        GatewaySetting(
+            "record", .file, example: "scan.btsnoop",
+            help: "Record every HCI packet of a live scan to this btsnoop file."
         ) { c, path in c.recordPath = path },
         GatewaySetting(
             "token", .nonEmpty("token"), example: "0123456789abcdef",
             help: "Bearer token for /api and /metrics (or BLUEDOT_TOKEN).", environment: "BLUEDOT_TOKEN"
         ) { c, token in c.token = token },
-        GatewaySetting("insecure", .boolean, example: "true", help: "Allow a non-loopback --listen without a token.") {
-            c, on in c.insecure = on
-        },
-        GatewaySetting("loop", .boolean, example: "true", help: "Replays start over when they end.") { c, on in c.loop = on },
-        GatewaySetting("speed", .number("factor"), example: "2", help: "Replay speed (1 = real time).") { c, x in c.speed = x },
         GatewaySetting(
-            "interval", .number("seconds"), example: "0.5", help: "Seconds between fixes on each target's grid (default 1)."
+            "insecure", .boolean, example: "true", help: "Allow a non-loopback --listen without a token."
+        ) { c, on in c.insecure = on },
+        GatewaySetting("loop", .boolean, example: "true", help: "Replays start over when they end.") { c, on in
+            c.loop = on
+        },
+        GatewaySetting("speed", .number("factor"), example: "2", help: "Replay speed (1 = real time).") { c, x in
+            c.speed = x
+        },
+        GatewaySetting(
+            "interval", .number("seconds"), example: "0.5",
+            help: "Seconds between fixes on each target's grid (default 1)."
         ) { c, x in c.intervalSeconds = x },
         GatewaySetting(
             "stale-after", .number("seconds"), example: "8",
             help: "Seconds without an update before a target is drawn as last known (default 5)."
         ) { c, x in c.staleAfterSeconds = x },
-        GatewaySetting("web-root", .folder, example: "/srv/bluedot-page", help: "Serve the web page from this folder.") {
-            c, path in c.webRoot = path
-        },
         GatewaySetting(
-            "leaflet", .folder, example: "/opt/leaflet", help: "Leaflet's folder (default /usr/share/javascript/leaflet)."
+            "web-root", .folder, example: "/srv/bluedot-page", help: "Serve the web page from this folder."
+        ) { c, path in c.webRoot = path },
+        GatewaySetting(
+            "leaflet", .folder, example: "/opt/leaflet",
+            help: "Leaflet's folder (default /usr/share/javascript/leaflet)."
         ) { c, path in c.leafletPath = path },
     ]
 }

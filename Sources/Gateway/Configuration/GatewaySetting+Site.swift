@@ -17,7 +17,9 @@ extension GatewaySetting {
         ) { c, url in c.site.publishBroker = url },
         GatewaySetting("site", .text("name"), example: "home", help: "The site's name (one MQTT topic level).") {
             c, name throws(ConfigurationError.Reason) in
-            guard SiteTopics.isTopicLevel(name) else { throw .badValue("a site name is one MQTT topic level: no /, + or #") }
+            guard SiteTopics.isTopicLevel(name) else {
+                throw .badValue("a site name is one MQTT topic level: no /, + or #")
+            }
             c.site.site = name
         },
         GatewaySetting(
@@ -25,7 +27,8 @@ extension GatewaySetting {
             help: "Receiver role (and a solver's own radio): this receiver's id, its anchor id in the venue."
         ) { c, id in c.gatewayID = id },
         GatewaySetting(
-            "mqtt-password-file", .file, example: "/etc/bluedot/pw", help: "File whose first line is the broker password."
+            "mqtt-password-file", .file, example: "/etc/bluedot/pw",
+            help: "File whose first line is the broker password."
         ) { c, path in c.site.passwordFile = path },
         // The password itself only ever comes from the file: as a flag, `ps` would show it.
         GatewaySetting(
@@ -37,20 +40,21 @@ extension GatewaySetting {
             help: "MQTT client id (default bluedot-<role>-<site>[-<receiver>])."
         ) { c, id in c.site.clientID = id },
         GatewaySetting(
-            "mqtt-keepalive", .integer("seconds", in: 5...65535), example: "20", help: "MQTT keepalive, seconds (default 30)."
+            "mqtt-keepalive", .integer("seconds", in: 5...65535), example: "20",
+            help: "MQTT keepalive, seconds (default 30)."
         ) { c, seconds in c.site.keepAliveSeconds = seconds },
-        GatewaySetting("mqtt-ca", .file, example: "ca.pem", help: "CA certificates (PEM) for mqtts.") { c, path in
-            c.site.caFile = path
-        },
-        GatewaySetting("mqtt-cert", .file, example: "client.pem", help: "Client certificate (PEM) for mqtts.") { c, path in
-            c.site.certFile = path
-        },
-        GatewaySetting("mqtt-key", .file, example: "client.key", help: "Client certificate key (PEM) for mqtts.") { c, path in
-            c.site.keyFile = path
-        },
-        GatewaySetting("mqtt-protocol", .mqttProtocol, example: "3.1.1", help: "auto (MQTT 5, falling back to 3.1.1), 5 or 3.1.1.") {
-            c, version in c.site.protocolVersion = version
-        },
+        GatewaySetting(
+            "mqtt-ca", .file, example: "ca.pem", help: "CA certificates (PEM) for mqtts."
+        ) { c, path in c.site.caFile = path },
+        GatewaySetting(
+            "mqtt-cert", .file, example: "client.pem", help: "Client certificate (PEM) for mqtts."
+        ) { c, path in c.site.certFile = path },
+        GatewaySetting(
+            "mqtt-key", .file, example: "client.key", help: "Client certificate key (PEM) for mqtts."
+        ) { c, path in c.site.keyFile = path },
+        GatewaySetting(
+            "mqtt-protocol", .mqttProtocol, example: "3.1.1", help: "auto (MQTT 5, falling back to 3.1.1), 5 or 3.1.1."
+        ) { c, version in c.site.protocolVersion = version },
         GatewaySetting(
             "espresense", .text("true|false|topic"), example: "espresense-west",
             help: "Solver role: also take ESPresense nodes' reports: true, false, or their base topic.",
@@ -103,15 +107,21 @@ extension GatewaySetting {
             c.history.retentionDays = days
         },
         GatewaySetting(
-            "history-max-size", .integer("MiB", in: 1...1_000_000), example: "64", help: "History size cap, MiB (default 1024)."
+            "history-max-size", .integer("MiB", in: 1...1_000_000), example: "64",
+            help: "History size cap, MiB (default 1024)."
         ) { c, megabytes in c.history.maxBytes = Int64(megabytes) << 20 },
     ]
 
     /// Home Assistant MQTT discovery by a site's solver (`docs/site.md`, "Home Assistant").
     static let homeAssistant: [GatewaySetting] = [
         GatewaySetting(
-            "ha-discovery", .boolean, example: "false", help: "Solver role: publish Home Assistant MQTT discovery (default true).",
-            flags: [SettingFlag("no-ha-discovery", .presence("false"), help: "Solver role: do not publish Home Assistant MQTT discovery.")]
+            "ha-discovery", .boolean, example: "false",
+            help: "Solver role: publish Home Assistant MQTT discovery (default true).",
+            flags: [
+                SettingFlag(
+                    "no-ha-discovery", .presence("false"),
+                    help: "Solver role: do not publish Home Assistant MQTT discovery."),
+            ]
         ) { c, on in
             c.homeAssistant.enabled = on
             c.homeAssistant.isConfigured = c.homeAssistant.isConfigured || on

@@ -107,7 +107,8 @@ extension SettingKind<Double> {
         return Self(placeholder) { text, key throws(ConfigurationError.Reason) in
             let x = try number.parse(text, key)
             guard range.contains(x) else {
-                throw .badValue("\(key) must be \(short(range.lowerBound)) ... \(short(range.upperBound)) \(placeholder)")
+                let (low, high) = (short(range.lowerBound), short(range.upperBound))
+                throw .badValue("\(key) must be \(low) ... \(high) \(placeholder)")
             }
             return x
         }
