@@ -74,55 +74,54 @@ extension GatewaySetting {
             "simulate", .file, example: "walk.truth.jsonl",
             help: "Simulate a walk along a truth JSONL track through the venue."
         ) { c, path in c.setSource(.simulate(trackPath: path)) },
-        GatewaySetting("venue", .file, example: "lab.venue.json", help: "Venue file (JSON).") { c, path in
-            c.venuePath = path
-        },
+        GatewaySetting("venue", .file, example: "lab.venue.json", help: "Venue file (JSON).", sets: \.venuePath),
         GatewaySetting(
             "mode", .mode, example: "tag",
-            help: "self (the gateway locates itself) or tag (this gateway is a receiver hearing tags)."
-        ) { c, mode in c.mode = mode },
+            help: "self (the gateway locates itself) or tag (this gateway is a receiver hearing tags).", sets: \.mode
+        ),
         GatewaySetting(
-            "gateway-id", .topicLevel, example: "rx-1", help: "Tag mode: this receiver's anchor id in the venue."
-        ) { c, id in c.gatewayID = id },
+            "gateway-id", .topicLevel, example: "rx-1", help: "Tag mode: this receiver's anchor id in the venue.",
+            sets: \.gatewayID
+        ),
     ]
 
     /// The web map and who may use it, recording, replays' pace, the engine's grid.
     static let daemon: [GatewaySetting] = [
         GatewaySetting(
-            "listen", .listenAddress, example: "[::1]:9090", help: "HTTP address, HOST:PORT (default 127.0.0.1:8080)."
-        ) { c, address in c.listen = address },
+            "listen", .listenAddress, example: "[::1]:9090", help: "HTTP address, HOST:PORT (default 127.0.0.1:8080).",
+            sets: \.listen
+        ),
         GatewaySetting(
             "record", .file, example: "scan.btsnoop",
-            help: "Record every HCI packet of a live scan to this btsnoop file."
-        ) { c, path in c.recordPath = path },
+            help: "Record every HCI packet of a live scan to this btsnoop file.", sets: \.recordPath
+        ),
         GatewaySetting(
             "token", .nonEmpty("token"), example: "0123456789abcdef",
-            help: "Bearer token for /api and /metrics (or BLUEDOT_TOKEN).", environment: "BLUEDOT_TOKEN"
-        ) { c, token in c.token = token },
+            help: "Bearer token for /api and /metrics (or BLUEDOT_TOKEN).", environment: "BLUEDOT_TOKEN", sets: \.token
+        ),
         GatewaySetting(
-            "insecure", .boolean, example: "true", help: "Allow a non-loopback --listen without a token."
-        ) { c, on in c.insecure = on },
-        GatewaySetting("loop", .boolean, example: "true", help: "Replays start over when they end.") { c, on in
-            c.loop = on
-        },
-        GatewaySetting("speed", .number("factor"), example: "2", help: "Replay speed (1 = real time).") { c, x in
-            c.speed = x
-        },
+            "insecure", .boolean, example: "true", help: "Allow a non-loopback --listen without a token.",
+            sets: \.insecure
+        ),
+        GatewaySetting("loop", .boolean, example: "true", help: "Replays start over when they end.", sets: \.loop),
+        GatewaySetting("speed", .number("factor"), example: "2", help: "Replay speed (1 = real time).", sets: \.speed),
         GatewaySetting(
             "interval", .number("seconds"), example: "0.5",
-            help: "Seconds between fixes on each target's grid (default 1)."
-        ) { c, x in c.intervalSeconds = x },
+            help: "Seconds between fixes on each target's grid (default 1).", sets: \.intervalSeconds
+        ),
         GatewaySetting(
             "stale-after", .number("seconds"), example: "8",
-            help: "Seconds without an update before a target is drawn as last known (default 5)."
-        ) { c, x in c.staleAfterSeconds = x },
+            help: "Seconds without an update before a target is drawn as last known (default 5).",
+            sets: \.staleAfterSeconds
+        ),
         GatewaySetting(
-            "web-root", .folder, example: "/srv/bluedot-page", help: "Serve the web page from this folder."
-        ) { c, path in c.webRoot = path },
+            "web-root", .folder, example: "/srv/bluedot-page", help: "Serve the web page from this folder.",
+            sets: \.webRoot
+        ),
         GatewaySetting(
             "leaflet", .folder, example: "/opt/leaflet",
-            help: "Leaflet's folder (default /usr/share/javascript/leaflet)."
-        ) { c, path in c.leafletPath = path },
+            help: "Leaflet's folder (default /usr/share/javascript/leaflet).", sets: \.leafletPath
+        ),
     ]
 }
 

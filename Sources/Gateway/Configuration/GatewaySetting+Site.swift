@@ -13,8 +13,9 @@ extension GatewaySetting {
         },
         GatewaySetting(
             "publish", .brokerURL, example: "mqtts://rx@broker.lan:8884",
-            help: "Receiver role: publish every report heard to this broker (mqtt://... or mqtts://...)."
-        ) { c, url in c.site.publishBroker = url },
+            help: "Receiver role: publish every report heard to this broker (mqtt://... or mqtts://...).",
+            sets: \.site.publishBroker
+        ),
         GatewaySetting("site", .text("name"), example: "home", help: "The site's name (one MQTT topic level).") {
             c, name throws(ConfigurationError.Reason) in
             guard SiteTopics.isTopicLevel(name) else {
@@ -24,37 +25,41 @@ extension GatewaySetting {
         },
         GatewaySetting(
             "receiver", .topicLevel, example: "rx-1",
-            help: "Receiver role (and a solver's own radio): this receiver's id, its anchor id in the venue."
-        ) { c, id in c.gatewayID = id },
+            help: "Receiver role (and a solver's own radio): this receiver's id, its anchor id in the venue.",
+            sets: \.gatewayID
+        ),
         GatewaySetting(
             "mqtt-password-file", .file, example: "/etc/bluedot/pw",
-            help: "File whose first line is the broker password."
-        ) { c, path in c.site.passwordFile = path },
+            help: "File whose first line is the broker password.", sets: \.site.passwordFile
+        ),
         // The password itself only ever comes from the file: as a flag, `ps` would show it.
         GatewaySetting(
             "mqtt-password", .nonEmpty("password"), example: "pw",
-            help: "The broker password (configuration file only).", flags: []
-        ) { c, password in c.site.password = password },
+            help: "The broker password (configuration file only).", flags: [], sets: \.site.password
+        ),
         GatewaySetting(
             "mqtt-client-id", .nonEmpty("id"), example: "gw-1",
-            help: "MQTT client id (default bluedot-<role>-<site>[-<receiver>])."
-        ) { c, id in c.site.clientID = id },
+            help: "MQTT client id (default bluedot-<role>-<site>[-<receiver>]).", sets: \.site.clientID
+        ),
         GatewaySetting(
             "mqtt-keepalive", .integer("seconds", in: 5...65535), example: "20",
-            help: "MQTT keepalive, seconds (default 30)."
-        ) { c, seconds in c.site.keepAliveSeconds = seconds },
+            help: "MQTT keepalive, seconds (default 30).", sets: \.site.keepAliveSeconds
+        ),
         GatewaySetting(
-            "mqtt-ca", .file, example: "ca.pem", help: "CA certificates (PEM) for mqtts."
-        ) { c, path in c.site.caFile = path },
+            "mqtt-ca", .file, example: "ca.pem", help: "CA certificates (PEM) for mqtts.", sets: \.site.caFile
+        ),
         GatewaySetting(
-            "mqtt-cert", .file, example: "client.pem", help: "Client certificate (PEM) for mqtts."
-        ) { c, path in c.site.certFile = path },
+            "mqtt-cert", .file, example: "client.pem", help: "Client certificate (PEM) for mqtts.",
+            sets: \.site.certFile
+        ),
         GatewaySetting(
-            "mqtt-key", .file, example: "client.key", help: "Client certificate key (PEM) for mqtts."
-        ) { c, path in c.site.keyFile = path },
+            "mqtt-key", .file, example: "client.key", help: "Client certificate key (PEM) for mqtts.",
+            sets: \.site.keyFile
+        ),
         GatewaySetting(
-            "mqtt-protocol", .mqttProtocol, example: "3.1.1", help: "auto (MQTT 5, falling back to 3.1.1), 5 or 3.1.1."
-        ) { c, version in c.site.protocolVersion = version },
+            "mqtt-protocol", .mqttProtocol, example: "3.1.1", help: "auto (MQTT 5, falling back to 3.1.1), 5 or 3.1.1.",
+            sets: \.site.protocolVersion
+        ),
         GatewaySetting(
             "espresense", .text("true|false|topic"), example: "espresense-west",
             help: "Solver role: also take ESPresense nodes' reports: true, false, or their base topic.",
@@ -86,20 +91,23 @@ extension GatewaySetting {
         },
         GatewaySetting(
             "publish-buffer", .number("seconds", in: 1...3600), example: "10",
-            help: "Receiver role: seconds of sightings kept while the broker is away (default 30)."
-        ) { c, seconds in c.site.bufferSeconds = seconds },
+            help: "Receiver role: seconds of sightings kept while the broker is away (default 30).",
+            sets: \.site.bufferSeconds
+        ),
         GatewaySetting(
             "reorder-window", .number("seconds", in: 0...10), example: "0.5",
-            help: "Solver role: seconds sightings wait for slower receivers (default 0.3)."
-        ) { c, seconds in c.site.reorderWindowSeconds = seconds },
+            help: "Solver role: seconds sightings wait for slower receivers (default 0.3).",
+            sets: \.site.reorderWindowSeconds
+        ),
     ]
 
     /// The location history (`docs/gateway.md`, "History").
     static let history: [GatewaySetting] = [
         GatewaySetting(
             "history", .history, example: "/var/lib/bluedot/h.sqlite",
-            help: "Location history: an SQLite file, default (the state directory's history.sqlite), memory or off."
-        ) { c, store in c.history.store = store },
+            help: "Location history: an SQLite file, default (the state directory's history.sqlite), memory or off.",
+            sets: \.history.store
+        ),
         GatewaySetting(
             "history-retention", .number("days"), example: "7", help: "Days of history kept (default 30)."
         ) { c, days throws(ConfigurationError.Reason) in

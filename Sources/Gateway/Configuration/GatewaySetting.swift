@@ -43,6 +43,26 @@ public struct GatewaySetting: Sendable {
         }
     }
 
+    /// Declares a setting whose value is stored at `path` as it is.
+    public init<Value>(
+        _ key: String, _ kind: SettingKind<Value>, example: String, help: String, flags: [SettingFlag]? = nil,
+        environment: String? = nil, sets path: WritableKeyPath<GatewayConfiguration, Value> & Sendable
+    ) {
+        self.init(key, kind, example: example, help: help, flags: flags, environment: environment) { c, value in
+            c[keyPath: path] = value
+        }
+    }
+
+    /// Declares a setting whose value is stored at the optional `path` (nil: the setting was not given).
+    public init<Value>(
+        _ key: String, _ kind: SettingKind<Value>, example: String, help: String, flags: [SettingFlag]? = nil,
+        environment: String? = nil, sets path: WritableKeyPath<GatewayConfiguration, Value?> & Sendable
+    ) {
+        self.init(key, kind, example: example, help: help, flags: flags, environment: environment) { c, value in
+            c[keyPath: path] = value
+        }
+    }
+
     /// Sets this setting from its text `value`; throws the reason the value is bad.
     public func apply(_ value: String, to configuration: inout GatewayConfiguration) throws(ConfigurationError.Reason) {
         try set(value, &configuration)
