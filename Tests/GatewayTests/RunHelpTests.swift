@@ -1,3 +1,5 @@
+import ArgumentParser
+import Gateway
 import Testing
 
 @testable import bluedot
@@ -9,6 +11,16 @@ import Testing
     @Test func runHelpIsGolden() {
         let help = BlueDot.helpMessage(for: RunCommand.self, columns: 100)
         #expect(help == Self.golden, "\(help)")
+    }
+
+    /// Shell completions and the JSON dump that man pages are generated from know every flag of the table too.
+    @Test func completionsAndTheHelpDumpListEveryFlag() {
+        let bash = BlueDot.completionScript(for: .bash)
+        let dump = BlueDot._dumpHelp()
+        for flag in GatewaySetting.all.flatMap(\.flags) {
+            #expect(bash.contains("--\(flag.name)"), "bash completion of --\(flag.name)")
+            #expect(dump.contains("\"\(flag.name)\""), "help dump of --\(flag.name)")
+        }
     }
 
     static let golden = """
