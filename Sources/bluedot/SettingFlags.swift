@@ -21,8 +21,8 @@ protocol SettingSelection: Sendable {
 /// the drift this replaces), or letting the parser take only `--config` and pass the rest through to our own
 /// parser with help written into the discussion (the parser then lists, completes and checks none of the
 /// settings, as swift-configuration's guide to argument-parser integration warns). The cost is reliance on how the
-/// parser discovers arguments (reflection, not a documented extension point): the golden help test and the test
-/// that every row works as a flag (`SettingFlagsTests`) fail at once if a new release stops seeing them.
+/// parser discovers arguments (reflection, not a documented extension point): the golden help (`RunHelpTests`) and
+/// the test that every row works as a flag (`SettingFlagsTests`) fail at once if a new release stops seeing them.
 struct SettingFlags<Selection: SettingSelection>: ParsableArguments, CustomReflectable {
     /// The settings given as flags, in the table's order (the order they are applied in).
     private(set) var given: [GivenSetting] = []
