@@ -18,40 +18,35 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "HTTP address, HOST:PORT.")
-    var listen: String = "127.0.0.1:8080"
-    @Option(help: "Bearer token for /api and /metrics (needed with a non-loopback --listen, or --insecure).")
-    var token: String?
-    @Flag(help: "Allow a non-loopback --listen without a token.")
-    var insecure = false
-    @Option(help: "Location history: an SQLite file, or memory (the default: gone at exit) or off.")
-    var history: String = "memory"
+    /// `--listen`, `--token`, `--insecure` and `--history`, as `bluedot run` takes them.
+    @OptionGroup var settings: SettingFlags<DemoSettings>
 
     @OptionGroup var logging: LogOptions
 
     func run() async throws {
         let logger = logging.makeLogger("bluedot.demo")
         let app: GatewayApp
+        let configuration: GatewayConfiguration
         do {
             let scenario = try DemoScenario()
             var c = GatewayConfiguration()
-            try ConfigurationKeys.apply(key: "listen", value: listen, to: &c)
             c.setSource(.observations(path: "demo"))
             c.mode = .tag  // many targets: the simulated walker (`self`) and the BOUN tag, one LocationSource
             c.venuePath = "demo"
-            c.token = token
-            c.insecure = insecure
-            try ConfigurationKeys.apply(key: "history", value: history, to: &c)
+            c.history.store = .memory
+            try c.apply(GatewaySetting.given(environment: ProcessInfo.processInfo.environment))
+            try c.apply(settings.given)
             try c.validate(location: "flags")
+            configuration = c
             let clock = SystemClock()
             app = try GatewayApp(
-                configuration: c, inputs: [scenario.source(clock: clock)], venue: scenario.venue, clock: clock,
+                configuration: configuration, inputs: [scenario.source(clock: clock)], venue: scenario.venue, clock: clock,
                 logger: logger)
         } catch {
             StandardError.write("bluedot demo: \(error)")
             throw ExitCode(2)
         }
-        let token = token
+        let token = configuration.token
         try await app.run { address in
             var shown = address
             if shown.host == "0.0.0.0" || shown.host == "::" { shown.host = "127.0.0.1" }
@@ -59,4 +54,9 @@ struct DemoCommand: AsyncParsableCommand {
             FileOutput.writeAll(STDOUT_FILENO, line)
         }
     }
+}
+
+/// `bluedot demo`'s flags: where it listens, who may use it, where the history goes.
+enum DemoSettings: SettingSelection {
+    static var keys: Set<String>? { ["listen", "token", "insecure", "history"] }
 }

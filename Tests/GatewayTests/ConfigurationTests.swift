@@ -108,9 +108,9 @@ import Testing
             "history": "/var/lib/bluedot/h.sqlite", "history-retention": "7", "history-max-size": "64",
             "ha-discovery": "true", "ha-prefix": "ha", "ha-allow": "tag-*", "ha-names": "tag-1=Alice's keys, tag-2 = Bob",
         ]
-        for key in ConfigurationKeys.all {
+        for key in GatewaySetting.all.map(\.key) {
             let value = try #require(samples[key], "no sample for \(key)")
-            try ConfigurationKeys.apply(key: key, value: value, to: &c)
+            try GatewaySetting.apply(key: key, value: value, to: &c)
         }
         #expect(c.sources == [
             .h4TTY(path: "/dev/ttyS0", baud: 9600), .replay(path: "r"), .observations(path: "o"),
@@ -135,7 +135,7 @@ import Testing
         #expect(HistorySettings.defaultPath(environment: [:]) == nil)
         var c = try ConfigurationFile.parse("observations = o\nvenue = v\nhistory = off\n", file: "h.conf")
         #expect(c.history.store == .off)
-        try ConfigurationKeys.apply(key: "history", value: "memory", to: &c)
+        try GatewaySetting.apply(key: "history", value: "memory", to: &c)
         #expect(c.history.store == .memory)
         #expect(throws: ConfigurationError.self) {
             try ConfigurationFile.parse("observations = o\nvenue = v\nhistory-retention = 0\n", file: "h.conf")

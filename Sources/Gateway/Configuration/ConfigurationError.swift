@@ -28,7 +28,8 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         }
     }
 
-    /// Where: `FILE:LINE`, `--flag`, or `configuration` for whole-configuration checks.
+    /// Where: `FILE:LINE`, `--flag`, an environment variable (`BLUEDOT_TOKEN`), or where the whole configuration came
+    /// from for whole-configuration checks.
     public var location: String
     /// The key concerned, when there is one.
     public var key: String?

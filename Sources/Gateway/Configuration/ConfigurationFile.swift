@@ -2,8 +2,9 @@ import BlueDotCore
 import FoundationEssentials
 
 /// Reads the `key = value` configuration format: one setting per line, `#` starts a comment, blank lines are
-/// ignored, values may be double-quoted (needed for a `#` or surrounding spaces). Keys are the long flag names of
-/// `bluedot run` (`venue`, `h4-tcp`, `listen`, ...), so a flag and its key always mean the same thing.
+/// ignored, values may be double-quoted (needed for a `#` or surrounding spaces). Each key is a row of
+/// `GatewaySetting.all`, the same row that makes its flag of `bluedot run`, so a flag and its key always mean the
+/// same thing.
 public enum ConfigurationFile {
     /// Parses `text` (named `file` in errors) on top of `base`; errors carry `file:line`.
     public static func parse(
@@ -33,7 +34,7 @@ public enum ConfigurationFile {
                 throw ConfigurationError(location: location, key: key, reason: .duplicateKey(key))
             }
             do {
-                try ConfigurationKeys.apply(key: key, value: value, to: &configuration)
+                try GatewaySetting.apply(key: key, value: value, to: &configuration)
             } catch {
                 throw ConfigurationError(location: location, key: key, reason: error)
             }

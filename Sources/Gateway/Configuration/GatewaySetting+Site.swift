@@ -1,0 +1,202 @@
+import BlueDotCore
+import Site
+
+extension GatewaySetting {
+    /// A site over MQTT (`docs/site.md`): the solver (`mqtt`) or a receiver (`publish`), and their connection.
+    static let site: [GatewaySetting] = [
+        GatewaySetting(
+            "mqtt", .brokerURL, example: "mqtt://broker.lan",
+            help: "Solver role: take the site's receivers from this broker (mqtt://[user@]host[:port] or mqtts://...)."
+        ) { c, url in
+            c.site.solverBroker = url
+            c.setSource(.site(broker: url))
+        },
+        GatewaySetting(
+            "publish", .brokerURL, example: "mqtts://rx@broker.lan:8884",
+            help: "Receiver role: publish every report heard to this broker (mqtt://... or mqtts://...).",
+            sets: \.site.publishBroker
+        ),
+        GatewaySetting("site", .text("name"), example: "home", help: "The site's name (one MQTT topic level).") {
+            c, name throws(ConfigurationError.Reason) in
+            guard SiteTopics.isTopicLevel(name) else {
+                throw .badValue("a site name is one MQTT topic level: no /, + or #")
+            }
+            c.site.site = name
+        },
+        GatewaySetting(
+            "receiver", .topicLevel, example: "rx-1",
+            help: "Receiver role (and a solver's own radio): this receiver's id, its anchor id in the venue.",
+            sets: \.gatewayID
+        ),
+        GatewaySetting(
+            "mqtt-password-file", .file, example: "/etc/bluedot/pw",
+            help: "File whose first line is the broker password.", sets: \.site.passwordFile
+        ),
+        // The password itself only ever comes from the file: as a flag, `ps` would show it.
+        GatewaySetting(
+            "mqtt-password", .nonEmpty("password"), example: "pw",
+            help: "The broker password (configuration file only).", flags: [], sets: \.site.password
+        ),
+        GatewaySetting(
+            "mqtt-client-id", .nonEmpty("id"), example: "gw-1",
+            help: "MQTT client id (default bluedot-<role>-<site>[-<receiver>]).", sets: \.site.clientID
+        ),
+        GatewaySetting(
+            "mqtt-keepalive", .integer("seconds", in: 5...65535), example: "20",
+            help: "MQTT keepalive, seconds (default 30).", sets: \.site.keepAliveSeconds
+        ),
+        GatewaySetting(
+            "mqtt-ca", .file, example: "ca.pem", help: "CA certificates (PEM) for mqtts.", sets: \.site.caFile
+        ),
+        GatewaySetting(
+            "mqtt-cert", .file, example: "client.pem", help: "Client certificate (PEM) for mqtts.",
+            sets: \.site.certFile
+        ),
+        GatewaySetting(
+            "mqtt-key", .file, example: "client.key", help: "Client certificate key (PEM) for mqtts.",
+            sets: \.site.keyFile
+        ),
+        GatewaySetting(
+            "mqtt-protocol", .mqttProtocol, example: "3.1.1", help: "auto (MQTT 5, falling back to 3.1.1), 5 or 3.1.1.",
+            sets: \.site.protocolVersion
+        ),
+        GatewaySetting(
+            "espresense", .text("true|false|topic"), example: "espresense-west",
+            help: "Solver role: also take ESPresense nodes' reports: true, false, or their base topic.",
+            flags: [
+                SettingFlag(
+                    "espresense", .presence("true"),
+                    help: "Solver role: also take ESPresense nodes' reports (espresense/devices/<device>/<node>)."),
+                SettingFlag(
+                    "espresense-prefix", .value, placeholder: "topic",
+                    help: "ESPresense base topic (default espresense); implies --espresense."),
+            ]
+        ) { c, value throws(ConfigurationError.Reason) in
+            guard value != "false" else {
+                c.site.espresensePrefix = nil
+                return
+            }
+            let prefix = value == "true" ? "espresense" : value
+            guard !prefix.isEmpty, !prefix.contains(where: { $0 == "+" || $0 == "#" }), !prefix.hasSuffix("/") else {
+                throw .badValue("espresense is true or a base topic without wildcards, got \"\(value)\"")
+            }
+            c.site.espresensePrefix = prefix
+        },
+        GatewaySetting(
+            "publish-allow", .text("globs"), example: "ibeacon:*, mac:c0:*",
+            help: "Receiver role: comma-separated beacon-id globs to publish (default all)."
+        ) { c, value throws(ConfigurationError.Reason) in
+            c.site.allow = value.split(separator: ",").compactMap { IDPattern(String($0.filter { !$0.isWhitespace })) }
+            guard !c.site.allow.isEmpty else { throw .badValue("publish-allow needs at least one id glob") }
+        },
+        GatewaySetting(
+            "publish-buffer", .number("seconds", in: 1...3600), example: "10",
+            help: "Receiver role: seconds of sightings kept while the broker is away (default 30).",
+            sets: \.site.bufferSeconds
+        ),
+        GatewaySetting(
+            "reorder-window", .number("seconds", in: 0...10), example: "0.5",
+            help: "Solver role: seconds sightings wait for slower receivers (default 0.3).",
+            sets: \.site.reorderWindowSeconds
+        ),
+    ]
+
+    /// The location history (`docs/gateway.md`, "History").
+    static let history: [GatewaySetting] = [
+        GatewaySetting(
+            "history", .history, example: "/var/lib/bluedot/h.sqlite",
+            help: "Location history: an SQLite file, default (the state directory's history.sqlite), memory or off.",
+            sets: \.history.store
+        ),
+        GatewaySetting(
+            "history-retention", .number("days"), example: "7", help: "Days of history kept (default 30)."
+        ) { c, days throws(ConfigurationError.Reason) in
+            guard days > 0, days <= 3650 else { throw .badValue("history-retention must be in (0, 3650] days") }
+            c.history.retentionDays = days
+        },
+        GatewaySetting(
+            "history-max-size", .integer("MiB", in: 1...1_000_000), example: "64",
+            help: "History size cap, MiB (default 1024)."
+        ) { c, megabytes in c.history.maxBytes = Int64(megabytes) << 20 },
+    ]
+
+    /// Home Assistant MQTT discovery by a site's solver (`docs/site.md`, "Home Assistant").
+    static let homeAssistant: [GatewaySetting] = [
+        GatewaySetting(
+            "ha-discovery", .boolean, example: "false",
+            help: "Solver role: publish Home Assistant MQTT discovery (default true).",
+            flags: [
+                SettingFlag(
+                    "no-ha-discovery", .presence("false"),
+                    help: "Solver role: do not publish Home Assistant MQTT discovery."),
+            ]
+        ) { c, on in
+            c.homeAssistant.enabled = on
+            c.homeAssistant.isConfigured = c.homeAssistant.isConfigured || on
+        },
+        GatewaySetting(
+            "ha-prefix", .text("topic"), example: "ha",
+            help: "Solver role: Home Assistant's discovery prefix (default homeassistant)."
+        ) { c, prefix throws(ConfigurationError.Reason) in
+            guard !prefix.isEmpty, !prefix.contains(where: { $0 == "+" || $0 == "#" }), !prefix.hasPrefix("/"),
+                  !prefix.hasSuffix("/") else {
+                throw .badValue("ha-prefix is an MQTT topic without wildcards or a leading or trailing /")
+            }
+            c.homeAssistant.prefix = prefix
+            c.homeAssistant.isConfigured = true
+        },
+        GatewaySetting(
+            "ha-allow", .text("globs"), example: "tag-*",
+            help: "Solver role: comma-separated target-id globs announced to Home Assistant (default all)."
+        ) { c, value throws(ConfigurationError.Reason) in
+            let globs = value.split(separator: ",").map { IDPattern(String($0.filter { !$0.isWhitespace })) }
+            guard !globs.isEmpty, globs.allSatisfy({ $0 != nil }) else {
+                throw .badValue("ha-allow needs target-id globs separated by commas")
+            }
+            c.homeAssistant.allow = globs.compactMap { $0 }
+            c.homeAssistant.isConfigured = true
+        },
+        GatewaySetting(
+            "ha-names", .text("names"), example: "tag-1=Alice's keys, tag-2 = Bob",
+            help: "Solver role: friendly names, target=Name pairs separated by commas."
+        ) { c, value throws(ConfigurationError.Reason) in
+            for pair in value.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw .badValue("ha-names is target=Name pairs separated by commas, got \"\(pair)\"")
+                }
+                c.homeAssistant.names[parts[0]] = parts[1]
+            }
+            c.homeAssistant.isConfigured = true
+        },
+    ]
+}
+
+extension SettingKind<MQTTOptions.ProtocolVersion> {
+    /// `auto`, `5` or `3.1.1` (and their spellings `automatic`, `v5`, `v3.1.1`, `311`).
+    static var mqttProtocol: Self {
+        Self("version", completion: .choices(["auto", "5", "3.1.1"])) { text, _ throws(ConfigurationError.Reason) in
+            switch text {
+            case "auto", "automatic": return .automatic
+            case "5", "v5": return .v5
+            case "3.1.1", "v3.1.1", "311": return .v311
+            default: throw .badValue("mqtt-protocol must be auto, 5 or 3.1.1, got \"\(text)\"")
+            }
+        }
+    }
+}
+
+extension SettingKind<HistorySettings.Store> {
+    /// A file, `default` (`true`), `memory` (`:memory:`) or `off` (`false`).
+    static var history: Self {
+        Self("file", completion: .file) { text, _ throws(ConfigurationError.Reason) in
+            switch text {
+            case "off", "false": return .off
+            case "memory", ":memory:": return .memory
+            case "default", "true": return .stateDirectory
+            case "": throw .badType(expected: "a non-empty string", got: text)
+            default: return .file(text)
+            }
+        }
+    }
+}
