@@ -215,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "bluedot", "Site", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
+                "HCI", "HCILinux", "Scanner", "bluedot", "Site", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

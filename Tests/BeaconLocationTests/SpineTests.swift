@@ -154,9 +154,10 @@ import Testing
         #expect(source.deliveredThrough() == nil)
         let batches = LockedValue<[(times: [Double], arrived: Double, through: Double?)]>([])
         let task = Task {
-            try await source.runInBatches(started: {}) { batch, at in
+            try await source.runInBatches(started: {}) { batch in
                 let through = source.deliveredThrough()
-                batches.withLock { $0.append((batch.map(\.t), at, through)) }
+                #expect(Set(batch.arrivals).count == 1, "what falls due in one wake arrives together")
+                batches.withLock { $0.append((batch.observations.map(\.t), batch.arrivals[0], through)) }
             }
         }
         while batches.value.reduce(0, { $0 + $1.times.count }) < 40 {
@@ -189,7 +190,7 @@ import Testing
         }
         let source = PacedReplaySource(name: "fast", observations: observations, speed: 1e9, clock: SkippingClock())
         let sizes = LockedValue<[Int]>([])
-        try await source.runInBatches(started: {}) { batch, _ in sizes.withLock { $0.append(batch.count) } }
+        try await source.runInBatches(started: {}) { batch in sizes.withLock { $0.append(batch.count) } }
         #expect(sizes.value.reduce(0, +) == 1000)
         #expect(sizes.value.allSatisfy { $0 <= 256 }, "\(sizes.value)")
         #expect(sizes.value.count >= 4)

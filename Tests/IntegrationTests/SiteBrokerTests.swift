@@ -1,3 +1,4 @@
+import BeaconLocation
 import BlueDotCore
 import Foundation
 import Formats
@@ -20,12 +21,18 @@ struct SiteBrokerTests {
         func sleep(until deadline: Double) async throws { try await SystemClock().sleep(until: deadline - shift) }
     }
 
-    /// Collects what a source delivers.
+    /// Collects what a source delivers: each observation with its arrival time, and the batches with the time
+    /// each was handed over.
     final class Collected: Sendable {
         let items = LockedValue<[(Observation, Double)]>([])
+        let batches = LockedValue<[(batch: ObservationBatch, handedOverAt: Double)]>([])
         var count: Int { items.withLock { $0.count } }
         var observations: [Observation] { items.withLock { $0.map(\.0) } }
-        func add(_ o: Observation, _ t: Double) { items.withLock { $0.append((o, t)) } }
+        func add(_ batch: ObservationBatch) {
+            let now = SystemClock().now()
+            batches.withLock { $0.append((batch, now)) }
+            items.withLock { $0 += zip(batch.observations, batch.arrivals).map { ($0, $1) } }
+        }
     }
 
     static func client(_ broker: MosquittoBroker, id: String, will: MQTTMessage? = nil, birth: [MQTTMessage] = [])
@@ -52,7 +59,7 @@ struct SiteBrokerTests {
     /// Runs `source` in the background, collecting; returns the collector and the task.
     static func run(_ source: SiteSource) -> (Collected, Task<Void, Never>) {
         let collected = Collected()
-        let task = Task { _ = try? await source.run(started: {}) { o, t in collected.add(o, t) } }
+        let task = Task { _ = try? await source.runInBatches(started: {}) { batch in collected.add(batch) } }
         return (collected, task)
     }
 
@@ -321,9 +328,19 @@ struct SiteBrokerTests {
         // Corrected, both receivers' sightings sit on the solver's clock, in time order.
         let delivered = collected.items.value
         #expect(zip(delivered, delivered.dropFirst()).allSatisfy { $0.0.t <= $1.0.t })
-        for (o, arrivedAt) in delivered {
-            #expect(arrivedAt - o.t >= 0.3 - 0.001 && arrivedAt - o.t < 0.6, "held for the reorder window, not more")
+        // Each sighting keeps the time its message arrived (a receiver's batch leaves every 100 ms), while it is
+        // handed over once the reorder window has passed: the window is not counted as the report's arrival.
+        let batches = collected.batches.value
+        for (batch, handedOverAt) in batches {
+            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) {
+                #expect(handedOverAt - o.t >= 0.3 - 0.001 && handedOverAt - o.t < 0.6,
+                        "held for the reorder window, not more")
+                #expect(arrivedAt - o.t > -0.05 && arrivedAt - o.t < 0.25, "arrived with its receiver's batch")
+                #expect(arrivedAt < handedOverAt - 0.1, "its arrival, not its hand-over")
+            }
         }
+        #expect(batches.count < 120 && batches.contains { $0.batch.count > 1 },
+                "what leaves the reorder buffer together goes over together (\(batches.count) batches)")
         #expect(solver.siteStatistics.late == 0)
         #expect(receivers["rx-1"]?.status == nil || receivers["rx-1"]?.status == "online")
         for (publisher, client, _, task) in publishers {

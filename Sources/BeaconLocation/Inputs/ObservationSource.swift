@@ -41,13 +41,12 @@ public protocol ObservationSource: Sendable {
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void
     ) async throws
     /// Like `run(started:_:)`, handing over the observations in batches: those that came together (what fell due
-    /// in one wake of a replay), in time order, with their arrival time. The spine's `InputRunner` calls this: the
-    /// engine takes a batch under one lock, and its fixes reach the observers (and the web feed's connections) in
-    /// one go. Sources without batches of their own get one observation per batch (the default).
-    func runInBatches(
-        started: @escaping @Sendable () -> Void,
-        _ deliver: @escaping @Sendable ([Observation], _ arrivedAt: Double) -> Void
-    ) async throws
+    /// in one wake of a replay, what left a site's reorder buffer together), in time order, each with its arrival
+    /// time. The spine's `InputRunner` calls this: the engine takes a batch under one lock, and its fixes reach the
+    /// observers (and the web feed's connections) in one go. Sources without batches of their own get one
+    /// observation per batch (the default).
+    func runInBatches(started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void)
+        async throws
     /// Asks `run` to return soon; safe from any task, more than once.
     func stop()
     /// A snapshot of the counters.
@@ -72,9 +71,8 @@ extension ObservationSource {
 
     /// One observation per batch.
     public func runInBatches(
-        started: @escaping @Sendable () -> Void,
-        _ deliver: @escaping @Sendable ([Observation], _ arrivedAt: Double) -> Void
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
     ) async throws {
-        try await run(started: started) { o, arrivedAt in deliver([o], arrivedAt) }
+        try await run(started: started) { o, arrivedAt in deliver(ObservationBatch([o], arrivedAt: arrivedAt)) }
     }
 }

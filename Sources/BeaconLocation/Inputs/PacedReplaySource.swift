@@ -113,14 +113,14 @@ public final class PacedReplaySource: ObservationSource {
     public func run(
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
     ) async throws {
-        try await runInBatches(started: started) { batch, arrivedAt in
-            for o in batch { deliver(o, arrivedAt) }
+        try await runInBatches(started: started) { batch in
+            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { deliver(o, arrivedAt) }
         }
     }
 
     /// Replays as `run(started:_:)` does, handing over together what falls due in one wake of the thread.
     public func runInBatches(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable ([Observation], Double) -> Void
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
     ) async throws {
         let alarm = ThreadAlarm()
         if state.withLock({ s in
@@ -145,7 +145,7 @@ public final class PacedReplaySource: ObservationSource {
 
     /// The replay itself, on its thread: returns at the end, or when the alarm rings (`stop()`, cancellation).
     private func replay(
-        alarm: ThreadAlarm, started: @Sendable () -> Void, _ deliver: @Sendable ([Observation], Double) -> Void
+        alarm: ThreadAlarm, started: @Sendable () -> Void, _ deliver: @Sendable (ObservationBatch) -> Void
     ) throws {
         var next = try pass()
         guard let first = try next(), !state.withLock({ $0.stopped }) else { return }
@@ -176,7 +176,7 @@ public final class PacedReplaySource: ObservationSource {
                 return s.stopped
             }
             if stopped || alarm.hasRung { return false }
-            deliver(batch, clock.now())
+            deliver(ObservationBatch(batch, arrivedAt: clock.now()))
             batch.removeAll(keepingCapacity: true)
             return true
         }

@@ -156,10 +156,12 @@ public final class InputRunner: Sendable {
                         return !s.started
                     }
                     if first { onStarted() }
-                }) { batch, arrivedAt in
-                    if let tap { for o in batch { tap(o, arrivedAt) } }
+                }) { batch in
+                    if let tap {
+                        for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { tap(o, arrivedAt) }
+                    }
                     guard let pipeline else { return }
-                    var located = pipeline.ingest(batch, arrivedAt: arrivedAt)
+                    var located = pipeline.ingest(batch)
                     if let through = self.deliveredThrough() { located += pipeline.advance(to: through) }
                     if !located.isEmpty { deliver(located) }
                 }

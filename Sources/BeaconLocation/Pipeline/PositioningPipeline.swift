@@ -26,15 +26,14 @@ public final class PositioningPipeline: Sendable {
 
     /// Takes one observation whose report arrived at `arrivedAt`; returns the locations it completes.
     public func ingest(_ o: Observation, arrivedAt: Double) -> [Location] {
-        ingest([o], arrivedAt: arrivedAt)
+        ingest(ObservationBatch([o], arrivedAt: arrivedAt))
     }
 
-    /// Takes observations whose reports arrived together at `arrivedAt`, in time order, under one lock; returns
-    /// the locations they complete.
-    public func ingest(_ batch: [Observation], arrivedAt: Double) -> [Location] {
+    /// Takes a batch of observations, in time order, under one lock; returns the locations they complete.
+    public func ingest(_ batch: ObservationBatch) -> [Location] {
         state.withLock { s in
             var located: [Location] = []
-            for o in batch {
+            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) {
                 let unknownBefore = s.engine.counters.unknownAnchors
                 let start = located.count
                 s.engine.ingest(o, into: &located)

@@ -12,8 +12,9 @@ import Positioning
 /// receiver moves its sightings onto the solver's clock. Sightings from all receivers then wait in one reorder
 /// buffer for `reorderWindowSeconds` (batches leave receivers every 100 ms and cross the broker at different
 /// speeds) and leave in time order, so the engine sees one ordered stream; a sighting that comes after its time
-/// was let out is late (counted per receiver, dropped). Bad payloads on any topic are counted by kind, logged
-/// once per kind and skipped.
+/// was let out is late (counted per receiver, dropped). What leaves together is handed over as one batch
+/// (`runInBatches`), each sighting with the time its message arrived. Bad payloads on any topic are counted by
+/// kind, logged once per kind and skipped.
 ///
 /// The source owns its MQTT client: `run` starts it (the client reconnects by itself while the broker is away),
 /// `stop` publishes the farewell (the solver's `offline`) and disconnects.
@@ -67,9 +68,15 @@ public final class SiteSource: ObservationSource {
         var rateWindowCount = 0
     }
 
+    /// A sighting waiting in the reorder buffer, with the time its message arrived.
+    private struct Arrived {
+        var observation: Observation
+        var arrivedAt: Double
+    }
+
     private struct State {
         var receivers: [String: Receiver] = [:]
-        var reorder = ReorderBuffer<Observation>(tolerance: .infinity)
+        var reorder = ReorderBuffer<Arrived>(tolerance: .infinity)
         var statistics = SiteStatistics()
         var loggedKinds: Set<String> = []
         /// Messages handled, and the client's clock when the last of them arrived.
@@ -154,9 +161,19 @@ public final class SiteSource: ObservationSource {
         client.stop(farewell: farewell)
     }
 
-    /// Subscribes and runs until `stop()`: messages in, sightings out in time order. `started` once connected.
+    /// Runs as `runInBatches`, handing over one sighting at a time.
     public func run(
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
+    ) async throws {
+        try await runInBatches(started: started) { batch in
+            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { deliver(o, arrivedAt) }
+        }
+    }
+
+    /// Subscribes and runs until `stop()`: messages in, sightings out in time order, what leaves the reorder
+    /// buffer together as one batch. `started` once connected.
+    public func runInBatches(
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
     ) async throws {
         let first = state.withLock { s -> Bool? in
             guard !s.stopped else { return nil }
@@ -211,18 +228,17 @@ public final class SiteSource: ObservationSource {
         }
     }
 
-    /// Lets out, in time order, every sighting whose time is at least the reorder window behind
-    /// `releaseReference`.
-    func release(_ deliver: @Sendable (Observation, Double) -> Void) {
+    /// Lets out, in time order and as one batch, every sighting whose time is at least the reorder window behind
+    /// `releaseReference`, each with the time its message arrived.
+    func release(_ deliver: @Sendable (ObservationBatch) -> Void) {
         delivering.withLock { _ in
-            let now = clock.now()
-            let cutoff = releaseReference(now: now) - settings.reorderWindowSeconds
-            var ready: [Observation] = []
+            let cutoff = releaseReference(now: clock.now()) - settings.reorderWindowSeconds
+            var ready = ObservationBatch()
             state.withLock { s in
-                while let o = s.reorder.popReady(notAfter: cutoff) { ready.append(o) }
+                while let a = s.reorder.popReady(notAfter: cutoff) { ready.append(a.observation, arrivedAt: a.arrivedAt) }
                 s.statistics.delivered += ready.count
             }
-            for o in ready { deliver(o, now) }
+            if !ready.isEmpty { deliver(ready) }
         }
     }
 
@@ -284,7 +300,7 @@ public final class SiteSource: ObservationSource {
             r.nextSequence = batch.sequence + 1
             s.statistics.batches += 1
             for sighting in batch.sightings {
-                admit(batch.observation(sighting, clockOffset: offset), receiver: &r, state: &s)
+                admit(batch.observation(sighting, clockOffset: offset), arrivedAt: now, receiver: &r, state: &s)
             }
             count(&r, batch.sightings.count, now: now)
             s.receivers[receiver] = r
@@ -311,7 +327,7 @@ public final class SiteSource: ObservationSource {
                             txPowerDBm: report.referencePowerDBm)
         state.withLock { s in
             var r = s.receivers.removeValue(forKey: report.node) ?? newReceiver(report.node, kind: .espresense)
-            admit(o, receiver: &r, state: &s)
+            admit(o, arrivedAt: now, receiver: &r, state: &s)
             count(&r, 1, now: now)
             s.receivers[report.node] = r
         }
@@ -377,10 +393,10 @@ public final class SiteSource: ObservationSource {
                         clock: ClockOffsetEstimator(windowSeconds: settings.clockWindowSeconds))
     }
 
-    private func admit(_ o: Observation, receiver r: inout Receiver, state s: inout State) {
+    private func admit(_ o: Observation, arrivedAt: Double, receiver r: inout Receiver, state s: inout State) {
         s.statistics.sightings += 1
         if !r.info.known { s.statistics.unknownReceiverSightings += 1 }
-        switch s.reorder.insert(o, t: o.t) {
+        switch s.reorder.insert(Arrived(observation: o, arrivedAt: arrivedAt), t: o.t) {
         case .admitted(let reordered):
             if reordered { s.statistics.reordered += 1 }
         case .late:
