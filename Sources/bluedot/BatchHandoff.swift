@@ -6,10 +6,11 @@ import FoundationEssentials
 ///
 /// `bluedot decode` reads and decodes a recording on one thread and writes the JSON lines on another.
 final class BatchHandoff<Element: Sendable>: @unchecked Sendable {
-    // @unchecked: `queue` and `finished` are only touched while `condition` is locked.
+    // @unchecked: `queue`, `finished` and `consumed` are only touched while `condition` is locked.
     private let condition = ThreadCondition()
     private var queue: [[Element]] = []
     private var finished = false
+    private var consumed = false
     private let depth: Int
 
     /// A handoff holding up to `depth` batches (at least 1).
@@ -32,6 +33,21 @@ final class BatchHandoff<Element: Sendable>: @unchecked Sendable {
         defer { condition.unlock() }
         finished = true
         condition.broadcast()
+    }
+
+    /// Called by the consumer when it is done with the last batch it took.
+    func consumerDone() {
+        condition.lock()
+        defer { condition.unlock() }
+        consumed = true
+        condition.broadcast()
+    }
+
+    /// Waits until the consumer has called `consumerDone()`.
+    func waitForConsumer() {
+        condition.lock()
+        defer { condition.unlock() }
+        while !consumed { condition.wait() }
     }
 
     /// The next batch, waiting for one; nil after `finish` when none is left.

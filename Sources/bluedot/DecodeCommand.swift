@@ -1,6 +1,5 @@
 import ArgumentParser
 import BlueDotCore
-import Dispatch
 import FoundationEssentials
 import HCI
 import HCILinux
@@ -29,12 +28,11 @@ struct DecodeCommand: ParsableCommand {
         // Lines are written on their own thread while this one reads and decodes: the two halves cost about the
         // same, so a recording decodes at nearly twice the pace on two cores.
         let handoff = BatchHandoff<Sighting>(depth: 4)
-        let written = DispatchSemaphore(value: 0)
         SystemThread.detach(name: "bluedot-write") {
             while let batch = handoff.take() {
                 output.writeEach(batch.count) { k, buffer in batch[k].appendJSON(to: &buffer) }
             }
-            written.signal()
+            handoff.consumerDone()
         }
         var decoder = SightingDecoder()
         var records = 0
@@ -57,7 +55,7 @@ struct DecodeCommand: ParsableCommand {
         }
         handoff.put(batch)
         handoff.finish()
-        written.wait()
+        handoff.waitForConsumer()
         output.flush()
         let statistics = decoder.statistics
         let types = statistics.beaconsByType.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }

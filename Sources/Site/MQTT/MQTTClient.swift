@@ -1,6 +1,5 @@
 import BlueDotCore
 import CMosquitto
-import Dispatch
 import Logging
 
 #if canImport(Glibc)
@@ -88,7 +87,6 @@ public final class MQTTClient: Sendable {
     private let handle: Handle
     private let box: CallbackBox
     private let logger: Logger
-    private let network = DispatchGroup()
 
     /// libmosquitto's global set-up, done once per process.
     private static let libraryReady: Bool = {
@@ -124,7 +122,7 @@ public final class MQTTClient: Sendable {
     deinit {
         if box.beginStopping() {
             mosquitto_disconnect(handle.pointer)
-            network.wait()
+            box.waitForNetworkThread()
             box.stop()
         }
         mosquitto_destroy(handle.pointer)
@@ -176,9 +174,9 @@ public final class MQTTClient: Sendable {
             box.noteDisconnect(Self.describe(connect))
         }
         let handle = handle, box = box, logger = logger, options = options
-        network.enter()
-        DispatchQueue(label: "bluedot.mqtt.\(options.clientID)").async { [network] in
-            defer { network.leave() }
+        box.networkThreadStarts()
+        SystemThread.detach(name: "bluedot-mqtt") {
+            defer { box.networkThreadEnded() }
             Self.serve(handle: handle, box: box, options: options, logger: logger)
         }
     }
@@ -194,13 +192,8 @@ public final class MQTTClient: Sendable {
             logger.warning("MQTT loop ended; connecting again", metadata: [
                 "broker": "\(options.url)", "error": "\(reason)", "retryInSeconds": "\(delay)",
             ])
-            // An interruptible pause: stop() must not wait for it.
-            var waited = 0.0
-            while waited < delay, !box.isStopping {
-                usleep(50_000)
-                waited += 0.05
-            }
-            if box.isStopping { return }
+            // A pause that stop() ends at once.
+            if box.wait(seconds: delay, until: { $0.stopping }) { return }
             delay = min(delay * 2, Double(options.reconnectLargestDelaySeconds))
             if mosquitto_reconnect(handle.pointer) == MOSQ_ERR_SUCCESS.rawValue {
                 delay = Double(options.reconnectFirstDelaySeconds)
@@ -252,14 +245,11 @@ public final class MQTTClient: Sendable {
         guard box.beginStopping() else { return }
         for message in farewell { publish(message) }
         if !farewell.isEmpty {
-            var waited = 0.0
-            while box.inFlight > 0 && waited < waitSeconds && box.isConnected {
-                usleep(10_000)
-                waited += 0.01
-            }
+            // Until the broker has acknowledged every message, the link is lost, or the time is up.
+            _ = box.wait(seconds: waitSeconds, until: { $0.inFlight.isEmpty || !$0.connected })
         }
         mosquitto_disconnect(handle.pointer)
-        network.wait()
+        box.waitForNetworkThread()
         box.stop()
     }
 
@@ -278,11 +268,13 @@ struct Handle: @unchecked Sendable {
 
 /// The state the callbacks share with Swift callers, behind one lock.
 final class CallbackBox: Sendable {
-    private struct State {
+    struct State {
         var connected = false
         var running = false
         var stopping = false
         var stopped = false
+        /// The network thread runs (from `start()` until its loop returns).
+        var networkThread = false
         var subscriptions: [(filter: String, qos: Int)] = []
         var inFlight: Set<Int32> = []
         /// Message ids acknowledged before `publish` recorded them (the broker can answer before
@@ -295,6 +287,8 @@ final class CallbackBox: Sendable {
     }
 
     private let state: LockedValue<State>
+    /// Announces changes to the threads that wait for one (`wait(seconds:until:)`).
+    private let changes = ThreadCondition()
     private let continuation: AsyncStream<MQTTEvent>.Continuation
     private let birth: [MQTTMessage]
     private let logger: Logger
@@ -348,6 +342,41 @@ final class CallbackBox: Sendable {
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
+    /// Waits, on the calling thread, until `condition` holds of the state or `seconds` have passed; true when it
+    /// holds. Every change a waiter may wait for (`stopping`, `connected`, `inFlight`, the network thread's end)
+    /// is announced through `changes`.
+    func wait(seconds: Double, until condition: (State) -> Bool) -> Bool {
+        let deadline = SystemClock().now() + seconds
+        changes.lock()
+        defer { changes.unlock() }
+        while !state.withLock({ condition($0) }) {
+            guard changes.wait(untilSecondsSince1970: deadline) else { return state.withLock { condition($0) } }
+        }
+        return true
+    }
+
+    /// Tells waiters that the state changed. Taking the condition's lock orders the change before any waiter's
+    /// next look: a waiter between its look and its wait holds the lock, so the wake cannot fall in between.
+    private func announce() {
+        changes.lock()
+        changes.broadcast()
+        changes.unlock()
+    }
+
+    func networkThreadStarts() {
+        state.withLock { $0.networkThread = true }
+    }
+
+    func networkThreadEnded() {
+        state.withLock { $0.networkThread = false }
+        announce()
+    }
+
+    /// Waits until the network thread, if it was started, has ended.
+    func waitForNetworkThread() {
+        while !wait(seconds: 3600, until: { !$0.networkThread }) {}
+    }
+
     /// True the first time: the network thread is to be started.
     func beginRunning() -> Bool {
         state.withLock { s in
@@ -357,10 +386,12 @@ final class CallbackBox: Sendable {
     }
 
     func beginStopping() -> Bool {
-        state.withLock { s in
+        let first = state.withLock { s in
             defer { s.stopping = true }
             return !s.stopping
         }
+        announce()
+        return first
     }
 
     func stop() {
@@ -423,6 +454,7 @@ final class CallbackBox: Sendable {
             defer { s.lastDisconnect = reason }
             return !s.stopping && (was || s.lastDisconnect != reason)
         }
+        announce()
         if report { continuation.yield(.disconnected(reason: reason)) }
     }
 
@@ -433,6 +465,7 @@ final class CallbackBox: Sendable {
                 if s.acknowledgedEarly.count > 256 { s.acknowledgedEarly.removeFirst() }
             }
         }
+        announce()
     }
 
     /// A message (libmosquitto's thread): copied out of libmosquitto's memory, then yielded.
