@@ -241,7 +241,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "PositioningTests", dependencies: ["Positioning", "Formats", "BlueDotCore"], resources: [.copy("Fixtures")],
+            name: "PositioningTests", dependencies: ["Positioning", "Formats", "BeaconLocation", "BlueDotCore"], resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         // Calibration: survey sessions, per-anchor fit with flags, Cramér-Rao planner, accuracy check (pure).
@@ -269,7 +269,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CalibrationTests",
-            dependencies: ["CalibrationKit", "CalibrationDrawing", "Positioning", "Formats", "HCI", "bluedot-calibrate"],
+            dependencies: ["CalibrationKit", "CalibrationDrawing", "Positioning", "Formats", "BeaconLocation", "HCI", "bluedot-calibrate"],
             swiftSettings: strict
         ),
     ]

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Positioning
 
 /// `bluedot replay`: observation JSONL in, location JSONL out, causal and byte-for-byte deterministic.
-struct ReplayCommand: ParsableCommand {
+struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Replay an observation stream through the positioning engine and write location JSONL.",
@@ -66,7 +66,7 @@ struct ReplayCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         var site = try VenueLoader.load(path: venue)
         var engine = mode == .static ? EngineConfiguration.stationary : EngineConfiguration.moving
         engine.intervalSeconds = interval
@@ -104,7 +104,11 @@ struct ReplayCommand: ParsableCommand {
             return
         }
         let replay = ReplayRun(venue: site, configuration: engine, targets: Set(targets), strict: strict)
-        let summary = try replay.run(path: input) { sink.append(LocationWriter.line($0)) }
+        let lines = LockedValue(sink)
+        let summary = try await replay.run(path: input) { fixes in
+            lines.withLock { sink in for fix in fixes { sink.append(LocationWriter.line(fix)) } }
+        }
+        sink = lines.value
         try sink.close()
         Self.log("replay: \(summary.read)")
         Self.log("replay: \(summary.engine.fixes) fixes, \(summary.engine.outliers) outliers rejected, "

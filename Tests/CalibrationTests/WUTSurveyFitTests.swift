@@ -1,3 +1,4 @@
+import BeaconLocation
 import CalibrationKit
 import Formats
 import Foundation
@@ -38,7 +39,7 @@ struct WUTSurveyFitTests {
 /// scans (static, folds by surveyed point) and the WUT robot (moving, folds by run).
 @Suite(.enabled(if: CalibrationFixture.useSharedData, "shared data missing (BLUEDOT_REQUIRE_INTEGRATION=1 fails)"))
 struct FitRadiusCommandTests {
-    @Test func staticFitWritesAnHonestRadiusThatReplaysUse() throws {
+    @Test func staticFitWritesAnHonestRadiusThatReplaysUse() async throws {
         let folder = try CalibrationFixture.scratch()
         let uji = CalibrationFixture.dataDirectory + "/uji-ble-db"
         let (status, log) = try SurveyCommandTests.run(
@@ -57,9 +58,10 @@ struct FitRadiusCommandTests {
         // A replay of the calibrated venue scales each raw radius by its band.
         var configuration = EngineConfiguration.stationary
         let replay = ReplayRun(venue: venue, configuration: configuration)
-        let scaled = try replay.run(path: uji + "/geo-tx20.observations.jsonl").fixes
+        let scaled = try await replay.run(path: uji + "/geo-tx20.observations.jsonl").fixes
         configuration.usesRadiusCalibration = false
-        let raw = try ReplayRun(venue: venue, configuration: configuration).run(path: uji + "/geo-tx20.observations.jsonl").fixes
+        let raw = try await ReplayRun(venue: venue, configuration: configuration)
+            .run(path: uji + "/geo-tx20.observations.jsonl").fixes
         #expect(scaled.count == raw.count && !raw.isEmpty)
         for (a, b) in zip(raw, scaled) {
             #expect(abs(b.horizontalAccuracyMeters - a.horizontalAccuracyMeters * calibration.scale(anchors: a.anchorCount)) < 1e-9)

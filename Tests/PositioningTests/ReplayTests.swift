@@ -1,3 +1,5 @@
+import BeaconLocation
+import BlueDotCore
 import Formats
 import Foundation
 import Testing
@@ -9,20 +11,20 @@ import Testing
 /// coverage 0.82; WUT 1.10 / 1.81 m; UJI 2.16 / 7.04 m, coverage 0.61), so a regression fails them.
 @Suite struct ReplayTests {
     func run(_ slice: String, venue: String, height: Double, stationary: Bool = false, interval: Double = 1)
-        throws -> (report: EvaluationReport, summary: ReplayRun.Summary) {
+        async throws -> (report: EvaluationReport, summary: ReplayRun.Summary) {
         var configuration = stationary ? EngineConfiguration.stationary : EngineConfiguration.moving
         configuration.targetHeightMeters = height
         configuration.intervalSeconds = interval
         let site = try VenueLoader.load(path: Fixtures.path(venue))
-        let (fixes, summary) = try ReplayRun(venue: site, configuration: configuration)
+        let (fixes, summary) = try await ReplayRun(venue: site, configuration: configuration)
             .run(path: Fixtures.path("\(slice).observations.jsonl"))
         let truth = try TruthReader.read(path: Fixtures.path("\(slice).truth.jsonl"))
         return (Evaluator.evaluate(fixes: fixes, truth: truth, scoring: stationary ? .stationary : .movingDefault),
                 summary)
     }
 
-    @Test func bounWalkingSlice() throws {
-        let (report, summary) = try run("slice-boun-straight_01-30s", venue: "slice-boun-tetam.calibrated.venue.json",
+    @Test func bounWalkingSlice() async throws {
+        let (report, summary) = try await run("slice-boun-straight_01-30s", venue: "slice-boun-tetam.calibrated.venue.json",
                                         height: 1.82)
         #expect(summary.read.accepted == 685 && summary.read.dropped == 0)
         #expect(report.missing == 0)
@@ -31,16 +33,16 @@ import Testing
         #expect((0.6...0.95).contains(report.coverage68 ?? 0), "coverage \(report.coverage68 ?? .nan)")
     }
 
-    @Test func wutRobotSlice() throws {
-        let (report, _) = try run("slice-wut-calibration-60s", venue: "slice-wut-flat.calibrated.venue.json",
+    @Test func wutRobotSlice() async throws {
+        let (report, _) = try await run("slice-wut-calibration-60s", venue: "slice-wut-flat.calibrated.venue.json",
                                   height: 1.3)
         #expect(report.missing == 0)
         #expect((report.median ?? .infinity) < 1.35, "median \(report.median ?? .nan)")
         #expect((report.p90 ?? .infinity) < 2.2, "p90 \(report.p90 ?? .nan)")
     }
 
-    @Test func ujiStaticScansSlice() throws {
-        let (report, _) = try run("slice-uji-geo-tx04-40scans", venue: "slice-uji-geo-tx04.calibrated.venue.json",
+    @Test func ujiStaticScansSlice() async throws {
+        let (report, _) = try await run("slice-uji-geo-tx04-40scans", venue: "slice-uji-geo-tx04.calibrated.venue.json",
                                   height: 0, stationary: true)
         #expect(report.missing == 0 && report.total == 38)
         #expect((report.median ?? .infinity) < 2.6, "median \(report.median ?? .nan)")
@@ -67,10 +69,10 @@ import Testing
         #"{"t": 12.5, "anchor": "a5", "target": "t", "rssi": -71}"#,
     ]
 
-    @Test func badLinesAreCountedAndSkipped() throws {
+    @Test func badLinesAreCountedAndSkipped() async throws {
         let path = try temporaryFile(Self.messy)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (fixes, summary) = try ReplayRun(venue: testVenue(), configuration: .moving).run(path: path)
+        let (fixes, summary) = try await ReplayRun(venue: testVenue(), configuration: .moving).run(path: path)
         #expect(summary.read.malformed == 2)
         #expect(summary.read.unknownAnchor == 1)
         #expect(summary.read.late == 1)
@@ -79,32 +81,50 @@ import Testing
         #expect(fixes.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.horizontalAccuracyMeters > 0 })
     }
 
-    @Test func strictModeStopsAtTheFirstBadLineNamingIt() throws {
+    @Test func strictModeStopsAtTheFirstBadLineNamingIt() async throws {
         let path = try temporaryFile(Self.messy)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect {
-            _ = try ReplayRun(venue: testVenue(), configuration: .moving, strict: true).run(path: path)
+        await #expect {
+            _ = try await ReplayRun(venue: testVenue(), configuration: .moving, strict: true).run(path: path)
         } throws: { error in
             guard let e = error as? JSONLinesError else { return false }
             return e.line == 2 && e.file.hasSuffix(".jsonl")
         }
     }
 
-    @Test func selectedTargetsOnly() throws {
+    @Test func selectedTargetsOnly() async throws {
         let path = try temporaryFile(Self.messy)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (fixes, summary) = try ReplayRun(venue: testVenue(), configuration: .moving, targets: ["u"]).run(path: path)
+        let (fixes, summary) = try await ReplayRun(venue: testVenue(), configuration: .moving, targets: ["u"]).run(path: path)
         #expect(Set(fixes.map(\.targetID)) == ["u"])
         #expect(summary.otherTargets == 3)
     }
 
-    @Test func emptyAndMissingInput() throws {
+    @Test func emptyAndMissingInput() async throws {
         let path = try temporaryFile([])
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (fixes, _) = try ReplayRun(venue: testVenue(), configuration: .moving).run(path: path)
+        let (fixes, _) = try await ReplayRun(venue: testVenue(), configuration: .moving).run(path: path)
         #expect(fixes.isEmpty)
-        #expect(throws: JSONLinesError.self) {
-            _ = try ReplayRun(venue: testVenue(), configuration: .moving).run(path: "/nonexistent/obs.jsonl")
+        await #expect(throws: JSONLinesError.self) {
+            _ = try await ReplayRun(venue: testVenue(), configuration: .moving).run(path: "/nonexistent/obs.jsonl")
         }
+    }
+
+    /// A replay goes through the daemon's pipeline (an input, the runner, the pipeline's engine): its fixes are
+    /// those of one engine fed the file line by line, in the same order, bit for bit.
+    @Test func theDaemonsPipelineMakesTheFixesOfAnEngineFedLineByLine() async throws {
+        let path = Fixtures.path("slice-boun-straight_01-30s.observations.jsonl")
+        let site = try VenueLoader.load(path: Fixtures.path("slice-boun-tetam.calibrated.venue.json"))
+        var engine = PositioningEngine(venue: site, configuration: .moving)
+        var reader = try ObservationReader(path: path, options: .init(knownAnchors: Set(site.anchors.map(\.id))))
+        var direct: [Location] = []
+        while let line = try reader.next() { engine.ingest(line.observation, into: &direct) }
+        engine.finish(into: &direct)
+        let (replayed, summary) = try await ReplayRun(venue: site, configuration: .moving).run(path: path)
+        #expect(replayed.count == direct.count && direct.count > 20)
+        #expect(replayed.map { LocationWriter.line($0) } == direct.map { LocationWriter.line($0) })
+        #expect(replayed.allSatisfy { fix in fix.reportedAt.map { $0 <= fix.timestamp } ?? false },
+                "each fix carries its newest report's arrival, the observation's own time in a replay")
+        #expect(summary.engine.fixes == engine.counters.fixes)
     }
 }

@@ -1,3 +1,4 @@
+import BeaconLocation
 import Formats
 import Foundation
 import Positioning
@@ -72,7 +73,7 @@ enum AccuracyHarness {
         }
     }
 
-    static func run(_ arguments: [String]) throws {
+    static func run(_ arguments: [String]) async throws {
         let directory = arguments.first { !$0.contains("=") } ?? "../shared/data"
         let overrides = arguments.filter { $0.contains("=") }
         // Plain keys apply to every set; `moving.key=value` and `static.key=value` to one kind only.
@@ -133,7 +134,7 @@ enum AccuracyHarness {
                 try Data(VenueWriter.json(calibrated.venue).utf8).write(to: URL(fileURLWithPath: path))
             }
             let replay = ReplayRun(venue: calibrated.venue, configuration: configuration)
-            let (fixes, _) = try replay.run(path: set.observations)
+            let (fixes, _) = try await replay.run(path: set.observations)
             let truth = try TruthReader.read(path: set.truth).filter { $0.t >= scoredFrom }
             if let folder = ProcessInfo.processInfo.environment["BENCH_FIXES"] {
                 // Writes the fixes (for inspection).

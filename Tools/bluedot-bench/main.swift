@@ -21,7 +21,12 @@ case "engine":
 case "floor":
     orExit("floor") { try FloorBenchmark.run($0) }
 case "accuracy":
-    orExit("accuracy") { try AccuracyHarness.run($0) }
+    do {
+        try await AccuracyHarness.run(Array(arguments.dropFirst()))
+    } catch {
+        FileHandle.standardError.write(Data("bluedot-bench accuracy: \(error)\n".utf8))
+        exit(1)
+    }
 case "rooms":
     orExit("rooms") { try RoomsBenchmark.run($0) }
 case "walls":
