@@ -12,7 +12,7 @@ import Positioning
 /// (`deliveredThrough()`: the time of the next observation), so the pipeline releases every fix before it, as an
 /// engine fed line by line would. Observations of targets not in `targets` (when given) are skipped before the
 /// engine sees them, and counted.
-public final class ObservationFileSource: ObservationSource {
+public final class ObservationFileSource: BatchedObservationSource {
     private struct State {
         var reader: ObservationReader?
         var report: ReadReport?
@@ -54,15 +54,6 @@ public final class ObservationFileSource: ObservationSource {
 
     /// Stops at the next batch.
     public func stop() { state.withLock { $0.stopped = true } }
-
-    /// Reads the file once, one observation at a time.
-    public func run(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
-    ) async throws {
-        try await runInBatches(started: started) { batch in
-            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { deliver(o, arrivedAt) }
-        }
-    }
 
     /// Reads the file once, in batches, on the calling task; throws the reader's error (strict mode).
     public func runInBatches(

@@ -76,3 +76,18 @@ extension ObservationSource {
         try await run(started: started) { o, arrivedAt in deliver(ObservationBatch([o], arrivedAt: arrivedAt)) }
     }
 }
+
+/// An input whose own form is the batch (a replay's wake, a site's release, a file read in batches): it implements
+/// `runInBatches`, and `run` hands over the same observations one at a time.
+public protocol BatchedObservationSource: ObservationSource {}
+
+extension BatchedObservationSource {
+    /// The batches, one observation at a time.
+    public func run(
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void
+    ) async throws {
+        try await runInBatches(started: started) { batch in
+            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { deliver(o, arrivedAt) }
+        }
+    }
+}

@@ -19,7 +19,7 @@ import Positioning
 /// The replay runs on a thread of its own (`bluedot-replay`), which blocks on the clock between observations
 /// (`BlueDotClock.wait(until:or:)`) and delivers on that thread: a wait then wakes one thread, where a task's sleep
 /// woke libdispatch's timer thread and then a thread of Swift's pool, twice the wake-ups for the same work.
-public final class PacedReplaySource: ObservationSource {
+public final class PacedReplaySource: BatchedObservationSource {
     /// Where the observations come from.
     private enum Input: Sendable {
         case memory([Observation])
@@ -108,17 +108,8 @@ public final class PacedReplaySource: ObservationSource {
         }
     }
 
-    /// Replays until the end (or forever with `loop`) or `stop()`, on a thread of its own; cancelling the calling
-    /// task stops it.
-    public func run(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
-    ) async throws {
-        try await runInBatches(started: started) { batch in
-            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { deliver(o, arrivedAt) }
-        }
-    }
-
-    /// Replays as `run(started:_:)` does, handing over together what falls due in one wake of the thread.
+    /// Replays until the end (or forever with `loop`) or `stop()`, on a thread of its own, handing over together
+    /// what falls due in one wake of the thread; cancelling the calling task stops it.
     public func runInBatches(
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
     ) async throws {

@@ -18,7 +18,7 @@ import Positioning
 ///
 /// The source owns its MQTT client: `run` starts it (the client reconnects by itself while the broker is away),
 /// `stop` publishes the farewell (the solver's `offline`) and disconnects.
-public final class SiteSource: ObservationSource {
+public final class SiteSource: BatchedObservationSource {
     /// How the source treats the site.
     public struct Settings: Sendable, Hashable {
         /// How long sightings wait for slower receivers, seconds.
@@ -159,15 +159,6 @@ public final class SiteSource: ObservationSource {
     public func stop() {
         state.withLock { $0.stopped = true }
         client.stop(farewell: farewell)
-    }
-
-    /// Runs as `runInBatches`, handing over one sighting at a time.
-    public func run(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
-    ) async throws {
-        try await runInBatches(started: started) { batch in
-            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { deliver(o, arrivedAt) }
-        }
     }
 
     /// Subscribes and runs until `stop()`: messages in, sightings out in time order, what leaves the reorder
