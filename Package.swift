@@ -158,7 +158,7 @@ let package = Package(
             name: "bluedot",
             dependencies: [
                 "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "BeaconLocation", "Gateway", "ControllerOptions",
-                "BlueDotCore", "Site",
+                "BlueDotCore", "Site", "CalibrationKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -235,17 +235,18 @@ let package = Package(
             name: "bluedot-bench",
             dependencies: [
                 "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "LocationDisplay", "BeaconLocation", "BlueDotCore",
-                "Site", "History", "Gateway", .product(name: "Logging", package: "swift-log"),
+                "Site", "History", "Gateway", "CalibrationKit", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/bluedot-bench",
             swiftSettings: strict
         ),
         .testTarget(
-            name: "PositioningTests", dependencies: ["Positioning", "Formats", "BeaconLocation", "BlueDotCore"], resources: [.copy("Fixtures")],
+            name: "PositioningTests", dependencies: ["Positioning", "Formats", "BeaconLocation", "CalibrationKit", "BlueDotCore"], resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         // Calibration: survey sessions, per-anchor fit with flags, Cramér-Rao planner, accuracy check (pure).
-        .target(name: "CalibrationKit", dependencies: ["Positioning", "Formats"], path: "Calibration/CalibrationKit",
+        .target(name: "CalibrationKit", dependencies: ["Positioning", "Formats", "BeaconLocation", "BlueDotCore"],
+                path: "Calibration/CalibrationKit",
                 swiftSettings: math),
         // System library: Cairo 2-D graphics (PNG, SVG, PDF), found through pkg-config.
         .systemLibrary(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BeaconLocation
 import BlueDotCore
+import CalibrationKit
 import Formats
 import FoundationEssentials
 import Positioning

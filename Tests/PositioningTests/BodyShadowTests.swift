@@ -1,3 +1,4 @@
+@testable import CalibrationKit
 import Foundation
 import Testing
 @testable import Positioning

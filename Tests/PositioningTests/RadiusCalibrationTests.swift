@@ -1,4 +1,5 @@
 @testable import Formats
+@testable import CalibrationKit
 import Foundation
 import Testing
 @testable import Positioning

@@ -1,3 +1,4 @@
+import CalibrationKit
 import Formats
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import BeaconLocation
+import CalibrationKit
 import Formats
 import Foundation
 import Positioning

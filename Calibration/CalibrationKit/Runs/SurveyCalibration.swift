@@ -1,3 +1,4 @@
+import Formats
 import Positioning
 
 /// Reads survey files and fits the venue's path-loss model on them (`bluedot replay --calibrate`).

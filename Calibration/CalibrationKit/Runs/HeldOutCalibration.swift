@@ -1,4 +1,6 @@
+import BeaconLocation
 import BlueDotCore
+import Formats
 import FoundationEssentials
 import Positioning
 
@@ -229,16 +231,16 @@ public struct HeldOutCalibration: Sendable {
             .map { ("stretch \($0.offset + 1)", only.file, $0.element) })
     }
 
-    /// A fold's survey lines as observations through an engine, in time order.
+    /// A fold's survey lines as observations, in time order, through the daemon's positioning step (one
+    /// `PositioningPipeline`: the batch of the whole fold, then the end of its input).
     static func replay(_ samples: [CalibrationSample], venue: Venue, configuration: EngineConfiguration)
         -> [Location] {
-        var engine = PositioningEngine(venue: venue, configuration: configuration)
-        var fixes: [Location] = []
+        let pipeline = PositioningPipeline(venue: venue, configuration: configuration)
+        var batch = ObservationBatch()
         for s in samples.sorted(by: { $0.t < $1.t }) {
-            engine.ingest(Observation(t: s.t, anchor: s.anchor, target: s.target, rssiDBm: s.rssiDBm), into: &fixes)
+            batch.append(Observation(t: s.t, anchor: s.anchor, target: s.target, rssiDBm: s.rssiDBm), arrivedAt: s.t)
         }
-        engine.finish(into: &fixes)
-        return fixes
+        return pipeline.ingest(batch) + pipeline.finish()
     }
 
     /// The truth of a fold's survey lines: moving, one point per distinct (target, time), the first line's
