@@ -1,3 +1,4 @@
+import BlueDotCore
 import History
 import LocationDisplay
 
@@ -59,10 +60,10 @@ package struct HistoryRequest: Sendable, Hashable {
     package static func time(_ text: String) -> Double? {
         if let t = Double(text), t.isFinite { return t }
         let upper = text.uppercased()
-        if let t = GPXParser.parseTime(upper) { return t }
+        if let t = InternetTime.parse(upper) { return t }
         guard let leap = upper.firstMatch(of: #/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:(60)/#) else { return nil }
         var second = upper
         second.replaceSubrange(leap.output.1.startIndex..<leap.output.1.endIndex, with: "59")
-        return GPXParser.parseTime(second).map { $0 + 1 }
+        return InternetTime.parse(second).map { $0 + 1 }
     }
 }
