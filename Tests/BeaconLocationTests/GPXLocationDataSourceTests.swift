@@ -5,10 +5,10 @@ import Foundation
 import LocationDisplay
 import Testing
 
-/// The path of a GPX fixture (kept beside the reader's tests, `Tests/PositioningTests/Fixtures/GPX`).
+/// The path of a GPX fixture (kept beside the reader's tests, `Tests/PositioningTests/Fixtures/GPX`; found from the
+/// package root, as Tools/tsan builds this file through a link).
 private func gpxFixture(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("PositioningTests/Fixtures/GPX/\(name)").path
+    BumbleWorld.packageRoot.appending(path: "Tests/PositioningTests/Fixtures/GPX/\(name)").path
 }
 
 /// `GPXLocationDataSource`: a GPX file's first track or route played on a test clock.
