@@ -47,7 +47,7 @@ public final class ZipArchive {
     /// Opens `bytes` as a zip archive and reads its directory.
     public init(bytes: [UInt8]) throws(Error) {
         guard !bytes.isEmpty else { throw Error(entry: nil, message: "an empty file, not a zip archive") }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
         buffer.copyBytes(from: bytes)
         var error = zip_error_t()
         zip_error_init(&error)
