@@ -51,6 +51,7 @@ import Testing
         ("k: >1\n  *", "{k: ' *'}", true),
         ("k: \"\\x01\\u0085\"\n", "{k: '\u{1}\u{85}'}", true),
         ("floors: [\"first\", \"second\"]\n", "{floors: ['first', 'second']}", true),
+        ("? a\n: b\n", #"{a: "b"}"#, true),
         ("# nothing but a comment\n", "none", true),
         ("", "none", true),
     ]
@@ -94,6 +95,7 @@ import Testing
             // libyaml's, in its words.
             ("a:\n\tb: 1\n", YAMLSyntaxError(line: 2, column: 1, message: "found character that cannot start any token, while scanning for the next token at line 2, column 1")),
             ("a: b: c\n", YAMLSyntaxError(line: 1, column: 5, message: "mapping values are not allowed in this context")),
+            ("m: {c:}\n", YAMLSyntaxError(line: 1, column: 6, message: "found unexpected ':', while scanning a plain scalar at line 1, column 5")),
             ("a: \"open\nb: 1\n", YAMLSyntaxError(line: 3, column: 1, message: "found unexpected end of stream, while scanning a quoted scalar at line 1, column 4")),
             ("a: \"\\q\"\n", YAMLSyntaxError(line: 1, column: 5, message: "found unknown escape character, while parsing a quoted scalar at line 1, column 4")),
             ("a: [1, 2\n", YAMLSyntaxError(line: 2, column: 1, message: "did not find expected ',' or ']', while parsing a flow sequence at line 1, column 4")),
