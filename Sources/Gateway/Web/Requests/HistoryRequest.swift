@@ -1,6 +1,5 @@
 import BlueDotCore
 import History
-import LocationDisplay
 
 /// The query of the history's routes (`HistoryRoutes`), validated: `target`, `from`, `to`, `limit`, `cursor`,
 /// `order` and `access_token`; anything else is 400. No Hummingbird here: the fuzz target `http` parses with it.
