@@ -9,10 +9,14 @@
 //   HCI, BlueDotCore  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   BlueDotCore  <-  Positioning (pure maths: path loss, filters, trilateration, Kalman, engine; no file I/O)
-//   Positioning, BlueDotCore  <-  Formats (the interchange formats and their files: venue, observations, locations)
-//   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources)
+//   Positioning, BlueDotCore, CYAML, CExpat, CZip  <-  Formats (the interchange formats and their files: venue,
+//       observations, locations; the files read once through C libraries: YAML by libyaml, GPX by expat, zipped
+//       IMDF by libzip)
+//   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources;
+//       no file format, no C library)
 //   HCI, Scanner, Positioning, Formats, LocationDisplay  <-  BeaconLocation (the spine: inputs -> one engine ->
-//       locations: BeaconLocationDataSource for self mode, BeaconLocationSource for many targets)
+//       locations: BeaconLocationDataSource for self mode, BeaconLocationSource for many targets; the sources that
+//       play files: location JSONL, GPX)
 //   CMosquitto, BeaconLocation, Formats, LocationDisplay  <-  Site (the one MQTT module: receivers publish, the
 //       solver subscribes; libmosquitto behind a Swift client)
 //   CSQLite, LocationDisplay, BlueDotCore  <-  History (fixes and room changes in SQLite, queries, GPX)
@@ -82,12 +86,15 @@ let package = Package(
         ),
         // Pure maths: path loss, filters, trilateration, Kalman filter, the streaming engine, evaluation, simulation.
         .target(name: "Positioning", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: math),
-        // System library: zlib, found through pkg-config (the deflate entries of zip archives).
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // The interchange formats and their files: venue, observation, truth and location JSON(L) readers/writers.
-        // YAML (ESPresense-companion configurations) through its own reader; zipped IMDF archives through zlib.
+        // System libraries for the files read once, found through pkg-config: libyaml (ESPresense-companion
+        // configurations), expat (GPX) and libzip (zipped IMDF archives).
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // The interchange formats and their files: venue, observation, truth and location JSON(L) readers/writers;
+        // YAML, GPX and zipped IMDF through the C libraries above, each wrapped once.
         .target(name: "Formats", dependencies: [
-                    "Positioning", "BlueDotCore", "CZlib",
+                    "Positioning", "BlueDotCore", "CYAML", "CExpat", "CZip",
                 ],
                 exclude: ["README.md"], swiftSettings: strict),
         // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
@@ -182,10 +189,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(
-            name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"], resources: [.copy("Fixtures")],
-            swiftSettings: strict
-        ),
+        .testTarget(name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"], swiftSettings: strict),
         .testTarget(
             name: "BeaconLocationTests",
             dependencies: [
@@ -196,7 +200,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryTests",
-            dependencies: ["History", "LocationDisplay", "BlueDotCore"],
+            dependencies: ["History", "LocationDisplay", "Formats", "BlueDotCore"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,11 +1,12 @@
 import BlueDotCore
+import Formats
 import Foundation
 import LocationDisplay
 import Testing
 
 @testable import History
 
-/// GPX 1.1 out of the history: read back by BlueDot's own `GPXLocationDataSource` and by Debian's gpsbabel.
+/// GPX 1.1 out of the history: read back by BlueDot's GPX reader (`Formats`, expat) and by Debian's gpsbabel.
 @Suite struct GPXExportTests {
     static let requireTools = ProcessInfo.processInfo.environment["BLUEDOT_REQUIRE_TOOLS"] == "1"
 
@@ -22,17 +23,21 @@ import Testing
         return (path, fixes, skipped)
     }
 
-    /// The first track comes back through the display engine's GPX source: same coordinates to 1e-7 degrees and
-    /// the same spacing in time (to the millisecond).
-    @Test func bluedotsOwnGPXSourceReadsIt() async throws {
+    /// Both tracks come back through BlueDot's GPX reader, named after their targets: the same coordinates to
+    /// 1e-7 degrees and the same times (to the millisecond).
+    @Test func bluedotsOwnGPXReaderReadsIt() throws {
         let (path, fixes, skipped) = try written()
         #expect(skipped == 1, "a fix without coordinates is left out")
-        let read = try await GPXLocationDataSource(path: path).loadLocations()
-        let first = fixes.filter { $0.targetID == "tag & <1>" }
-        #expect(read.count == first.count)
-        for (a, b) in zip(read, first) {
-            #expect(abs((a.latitude ?? 0) - (b.latitude ?? 0)) < 1e-7 && abs((a.longitude ?? 0) - (b.longitude ?? 0)) < 1e-7)
-            #expect(abs((a.timestamp - read[0].timestamp) - (b.timestamp - first[0].timestamp)) < 1e-3)
+        let document = try GPXParser.parse(path: path)
+        #expect(document.tracks.map(\.name) == ["tag & <1>", "tag-2"])
+        for track in document.tracks {
+            let read = track.segments.joined()
+            let written = fixes.filter { $0.targetID == track.name }
+            #expect(read.count == written.count)
+            for (a, b) in zip(read, written) {
+                #expect(abs(a.latitude - (b.latitude ?? 0)) < 1e-7 && abs(a.longitude - (b.longitude ?? 0)) < 1e-7)
+                #expect(abs((a.time ?? 0) - b.timestamp) < 1e-3)
+            }
         }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("<name>tag &amp; &lt;1&gt;</name>"))

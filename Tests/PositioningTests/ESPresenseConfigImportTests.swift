@@ -158,9 +158,10 @@ import Testing
             ("- name: Kitchen\n", "config.yaml:1: (top level): expected a mapping, got a list"),
             ("nodes: {name: Kitchen}\n", "config.yaml:1: nodes: expected a list, got a mapping"),
             ("nodes:\n  - name: Kitchen\n    point: [1, 2, 1\n",
-             "config.yaml:3: the list opened here is not closed with ']' (column 12)"),
+             "config.yaml:4:1: did not find expected ',' or ']', while parsing a flow sequence at line 3, column 12"),
             ("nodes:\n  - name: Kitchen\n  name: Hall\n",
-             "config.yaml:3: expected '-' for the list's next item, got 'name:' (column 3)"),
+             "config.yaml:3:3: did not find expected '-' indicator, while parsing a block collection at line 2, column 3"),
+            ("nodes:\n  - name: Kitchen\n    name: Hall\n", "config.yaml:3:5: duplicate key \"name\" (first at line 2)"),
             ("", "config.yaml: no YAML document"),
         ]
         for (yaml, expected) in cases {

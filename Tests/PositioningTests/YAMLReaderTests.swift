@@ -3,8 +3,9 @@ import Testing
 
 @testable import Formats
 
-/// BlueDot's YAML reader: the forms configuration files use, read as PyYAML (libyaml's pure-Python twin, an
-/// independent reader) composes them, and the forms it refuses, with their line and column.
+/// The YAML reader (libyaml's events built into `YAMLNode`s): the forms configuration files use, read as PyYAML
+/// (libyaml's pure-Python twin, whose composer builds the tree independently) composes them, and the forms it
+/// refuses, with their line and column.
 @Suite struct YAMLReaderTests {
     /// A node written compactly: `"text"` for a plain scalar, `'text'` for any other, `[a, b]`, `{k: v, ...}`.
     static func shape(_ node: YAMLNode?) -> String {
@@ -26,7 +27,7 @@ import Testing
         ("key:\n- a\n- b\nnext: ~\n", #"{key: ["a", "b"], next: "~"}"#, true),
         ("nodes:\n  - name: Kitchen\n    point: [1, 2.5, -3]\n  - name: Hall\n    enabled: false\n",
          #"{nodes: [{name: "Kitchen", point: ["1", "2.5", "-3"]}, {name: "Hall", enabled: "false"}]}"#, true),
-        ("bounds: [[0, 0, 0], [17, 18, 3]]\nm: {a: 1, b: [x, y], c:}\n",
+        ("bounds: [[0, 0, 0], [17, 18, 3]]\nm: {a: 1, b: [x, y], c: }\n",
          #"{bounds: [["0", "0", "0"], ["17", "18", "3"]], m: {a: "1", b: ["x", "y"], c: ""}}"#, true),
         ("points: [\n  [1, 2],  # first\n  [3, 4]\n]\n", #"{points: [["1", "2"], ["3", "4"]]}"#, true),
         ("a: 'it''s'\nb: \"tab\\there \\u00e9\\x41\"\nc: \"one\n  two\n\n  three\"\n",
@@ -50,6 +51,7 @@ import Testing
         ("k: >1\n  *", "{k: ' *'}", true),
         ("k: \"\\x01\\u0085\"\n", "{k: '\u{1}\u{85}'}", true),
         ("floors: [\"first\", \"second\"]\n", "{floors: ['first', 'second']}", true),
+        ("? a\n: b\n", #"{a: "b"}"#, true),
         ("# nothing but a comment\n", "none", true),
         ("", "none", true),
     ]
@@ -80,40 +82,62 @@ import Testing
         #expect(node["s"]?.number == nil && node["w"]?.number == nil && node["w"]?.bool == nil)
     }
 
+    /// What libyaml refuses, and what the tree builder refuses on top of it, each with its line and column.
     @Test func refusesWithLineAndColumn() {
         let cases: [(String, YAMLSyntaxError)] = [
-            ("a:\n\tb: 1\n", YAMLSyntaxError(line: 2, column: 1, message: "a tab indents this line; YAML indents with spaces")),
+            // The tree builder's own refusals.
             ("a: 1\nb: 2\na: 3\n", YAMLSyntaxError(line: 3, column: 1, message: "duplicate key \"a\" (first at line 1)")),
             ("m: {a: 1, a: 2}\n", YAMLSyntaxError(line: 1, column: 11, message: "duplicate key \"a\" (first at line 1)")),
-            ("? a\n: b\n", YAMLSyntaxError(line: 1, column: 1, message: "complex mapping keys ('?') are not supported")),
+            ("? [a]\n: b\n", YAMLSyntaxError(line: 1, column: 3, message: "a list or mapping cannot be a mapping's key")),
+            ("{[1]: 2}\n", YAMLSyntaxError(line: 1, column: 2, message: "a list or mapping cannot be a mapping's key")),
             ("a: 1\n---\nb: 2\n", YAMLSyntaxError(line: 2, column: 1, message: "a second document (---): only one is read")),
-            ("a: b: c\n", YAMLSyntaxError(line: 1, column: 5, message: "a mapping cannot start on the line of its key")),
-            ("a: - b\n", YAMLSyntaxError(line: 1, column: 4, message: "a list cannot start on the line of its key")),
-            ("a: \"open\nb: 1\n", YAMLSyntaxError(line: 1, column: 4, message: "a quoted value is not closed")),
             ("a: *nothing\n", YAMLSyntaxError(line: 1, column: 4, message: "alias *nothing names no anchor before it")),
-            ("a: \"\\q\"\n", YAMLSyntaxError(line: 1, column: 6, message: "unknown escape \\q")),
-            ("- [1] x\n", YAMLSyntaxError(line: 1, column: 7, message: "unexpected 'x' after a list item")),
-            ("a:\n  b: 1\n c: 2\n",
-             YAMLSyntaxError(line: 3, column: 2, message: "unexpected indentation: this mapping's keys start at column 1")),
-            ("a: 1\n# c\n  b\n", YAMLSyntaxError(line: 3, column: 3, message: "unexpected indentation: this mapping's keys start at column 1")),
-            ("a: [1, 2\n", YAMLSyntaxError(line: 1, column: 4, message: "the list opened here is not closed with ']'")),
-            ("a: 1\nb: x\u{1}y\n", YAMLSyntaxError(line: 2, column: 5, message: "the control character U+0001 is not allowed in YAML; write it as an escape in double quotes")),
-            ("a: \u{9F}\n", YAMLSyntaxError(line: 1, column: 4, message: "the control character U+009F is not allowed in YAML; write it as an escape in double quotes")),
-            ("%YAML 1.2\na: 1\n", YAMLSyntaxError(line: 2, column: 1, message: "a directive (%) must be followed by '---'")),
-            ("%YAML one\n---\na: 1\n", YAMLSyntaxError(line: 1, column: 1, message: "expected a version after %YAML (%YAML 1.2)")),
-            ("a: &x[1]\n", YAMLSyntaxError(line: 1, column: 6, message: "expected a space after the anchor &x")),
-            ("a: !<> x\n", YAMLSyntaxError(line: 1, column: 6, message: "a verbatim tag '!<...>' is not closed or empty")),
-            ("a: [1, 2}\n", YAMLSyntaxError(line: 1, column: 9, message: "expected ',' or ']' in the list opened at line 1, got '}'")),
+            // libyaml's, in its words.
+            ("a:\n\tb: 1\n", YAMLSyntaxError(line: 2, column: 1, message: "found character that cannot start any token, while scanning for the next token at line 2, column 1")),
+            ("a: b: c\n", YAMLSyntaxError(line: 1, column: 5, message: "mapping values are not allowed in this context")),
+            ("m: {c:}\n", YAMLSyntaxError(line: 1, column: 6, message: "found unexpected ':', while scanning a plain scalar at line 1, column 5")),
+            ("a: \"open\nb: 1\n", YAMLSyntaxError(line: 3, column: 1, message: "found unexpected end of stream, while scanning a quoted scalar at line 1, column 4")),
+            ("a: \"\\q\"\n", YAMLSyntaxError(line: 1, column: 5, message: "found unknown escape character, while parsing a quoted scalar at line 1, column 4")),
+            ("a: [1, 2\n", YAMLSyntaxError(line: 2, column: 1, message: "did not find expected ',' or ']', while parsing a flow sequence at line 1, column 4")),
+            ("a: [1, 2}\n", YAMLSyntaxError(line: 1, column: 9, message: "did not find expected ',' or ']', while parsing a flow sequence at line 1, column 4")),
+            ("%YAML 1.2\na: 1\n", YAMLSyntaxError(line: 2, column: 1, message: "did not find expected <document start>")),
+            ("%YAML 2.0\n---\na: 1\n", YAMLSyntaxError(line: 1, column: 1, message: "found incompatible YAML document")),
+            ("a:\n  b: 1\n c: 2\n", YAMLSyntaxError(line: 3, column: 2, message: "did not find expected key, while parsing a block mapping at line 1, column 1")),
+            // Reader errors: libyaml gives a byte offset, counted here into a line and column.
+            ("a: 1\nb: x\u{1}y\n", YAMLSyntaxError(line: 2, column: 5, message: "control characters are not allowed (0x1)")),
+            ("a: 1\r\nb: é\u{9F}\n", YAMLSyntaxError(line: 2, column: 5, message: "control characters are not allowed (0x9F)")),
         ]
         for (yaml, expected) in cases {
             #expect(throws: expected, "yaml:\n\(yaml)") { try Self.read(yaml) }
         }
     }
 
+    /// Bytes that are not UTF-8 are refused where they stand (here at the byte that cannot follow 0xC3), not read
+    /// as replacement characters.
+    @Test func refusesBytesThatAreNotUTF8() {
+        let bytes = Array("a: 1\nbé: ".utf8) + [0xC3, 0x28] + Array("\n".utf8)
+        #expect(throws: YAMLSyntaxError(line: 2, column: 6, message: "invalid trailing UTF-8 octet (0x28)")) {
+            try YAMLReader.document(bytes)
+        }
+    }
+
+    /// libyaml reads UTF-16 with a byte order mark: the same tree as the UTF-8 text.
+    @Test func readsUTF16WithAByteOrderMark() throws {
+        let text = "nodes:\n  - name: Küche\n    point: [1, 2, 3]\n"
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in text.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        #expect(Self.shape(try YAMLReader.document(utf16)) == Self.shape(try Self.read(text)))
+        #expect(Self.shape(try Self.read(text)) == #"{nodes: [{name: "Küche", point: ["1", "2", "3"]}]}"#)
+    }
+
     @Test func boundsNestingAndAliasCopies() {
         let deep = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
-        #expect(throws: YAMLSyntaxError(line: 1, column: 100, message: "nested more than 100 levels deep")) {
+        #expect(throws: YAMLSyntaxError(line: 1, column: 101, message: "nested more than 100 levels deep")) {
             try Self.read(deep)
+        }
+        let block = (0..<150).map { String(repeating: "  ", count: $0) + "k\($0):" }.joined(separator: "\n") + " x\n"
+        #expect(throws: YAMLSyntaxError(line: 101, column: 201, message: "nested more than 100 levels deep")) {
+            try Self.read(block)
         }
         // "Billion laughs": each level names the one before ten times.
         var bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"

@@ -16,7 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "Tools/fuzz/corpus"
 HCI_FIXTURES = ROOT / "Tests/HCITests/Fixtures"
 FIXTURES = ROOT / "Tests/PositioningTests/Fixtures"
-GPX_FIXTURES = ROOT / "Tests/LocationDisplayTests/Fixtures/GPX"
+GPX_FIXTURES = ROOT / "Tests/PositioningTests/Fixtures/GPX"
 
 
 def write(target, name, data):

@@ -36,9 +36,11 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "Positioning", dependencies: ["BlueDotCore"], path: "Positioning", exclude: ["README.md"],
                 swiftSettings: strict),
-        .systemLibrary(name: "CZlib", path: "CZlib", pkgConfig: "zlib"),
+        .systemLibrary(name: "CYAML", path: "CYAML", pkgConfig: "yaml-0.1"),
+        .systemLibrary(name: "CExpat", path: "CExpat", pkgConfig: "expat"),
+        .systemLibrary(name: "CZip", path: "CZip", pkgConfig: "libzip"),
         .target(name: "Formats", dependencies: [
-                    "Positioning", "BlueDotCore", "CZlib",
+                    "Positioning", "BlueDotCore", "CYAML", "CExpat", "CZip",
                 ], path: "Formats", exclude: ["README.md"], swiftSettings: strict),
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], path: "LocationDisplay", exclude: ["README.md"],
                 swiftSettings: strict),
@@ -68,7 +70,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"],
-                    path: "LocationDisplayTests", resources: [.copy("Fixtures")], swiftSettings: strict),
+                    path: "LocationDisplayTests", swiftSettings: strict),
         .testTarget(name: "MQTTClientTests", dependencies: ["Site", "BlueDotCore", log], path: "MQTTClientTests",
                     swiftSettings: strict),
         .testTarget(name: "BeaconLocationTests", dependencies: [
@@ -77,7 +79,7 @@ let package = Package(
                     ], path: "BeaconLocationTests", swiftSettings: strict),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Positioning", "Formats", "LocationDisplay", "BlueDotCore"],
                     path: "SiteTests", swiftSettings: strict),
-        .testTarget(name: "HistoryTests", dependencies: ["History", "LocationDisplay", "BlueDotCore"],
+        .testTarget(name: "HistoryTests", dependencies: ["History", "LocationDisplay", "Formats", "BlueDotCore"],
                     path: "HistoryTests", swiftSettings: strict),
         .testTarget(name: "GatewayServiceTests", dependencies: [
                         "Gateway", "LocationDisplay", "Positioning", "Formats", "BeaconLocation", "BlueDotCore", "History",

@@ -17,7 +17,8 @@ import Positioning
 /// - `gps`: `latitude`, `longitude` and `rotation` (degrees clockwise from north of the +y axis, the companion's
 ///   own projection) become the venue's origin.
 /// The configuration carries no path-loss values (absorption and `rx_adj_rssi` are set on the nodes over MQTT),
-/// so the venue has BlueDot's uncalibrated model. Errors name the file, the line and the field path.
+/// so the venue has BlueDot's uncalibrated model. The YAML is read by libyaml (`YAMLReader`). Errors name the
+/// file, the line and the field path, or for the YAML's syntax the line and column.
 public enum ESPresenseConfigImport {
     /// A venue made from a configuration, with one note per node left out or bent (`nodes[13] "VW EOS": not
     /// stationary, left out`): the importers' shared result.
@@ -29,14 +30,21 @@ public enum ESPresenseConfigImport {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ESPresenseConfigError(file: file, line: nil, path: "", message: "cannot read \(path)")
         }
-        return try parse(String(decoding: data, as: UTF8.self), file: file, venueName: venueName)
+        return try parse([UInt8](data), file: file, venueName: venueName)
     }
 
     /// Converts configuration text; `file` names it in errors and, without `venueName`, names the venue.
     public static func parse(_ yaml: String, file: String, venueName: String? = nil)
         throws(ESPresenseConfigError) -> Imported
     {
-        let root = YAMLField(node: try document(yaml, file: file), path: "", file: file)
+        try parse(Array(yaml.utf8), file: file, venueName: venueName)
+    }
+
+    /// Converts a configuration file's bytes (UTF-8, or UTF-16 with a byte order mark), as `parse(_:file:)`.
+    public static func parse(_ bytes: [UInt8], file: String, venueName: String? = nil)
+        throws(ESPresenseConfigError) -> Imported
+    {
+        let root = YAMLField(node: try document(bytes, file: file), path: "", file: file)
         _ = try root.mapping()
         var plan = Plan()
         for (i, floor) in try (root.optional("floors")?.elements() ?? []).enumerated() {
@@ -94,10 +102,10 @@ public enum ESPresenseConfigImport {
     }
 
     /// The first YAML document, its syntax errors located.
-    private static func document(_ yaml: String, file: String) throws(ESPresenseConfigError) -> YAMLNode {
+    private static func document(_ bytes: [UInt8], file: String) throws(ESPresenseConfigError) -> YAMLNode {
         let parsed: YAMLNode?
         do throws(YAMLSyntaxError) {
-            parsed = try YAMLReader.document(yaml)
+            parsed = try YAMLReader.document(bytes)
         } catch {
             throw ESPresenseConfigError(yaml: error, file: file)
         }

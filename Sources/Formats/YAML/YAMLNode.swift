@@ -1,5 +1,5 @@
-/// A node of a YAML document as `YAMLReader` reads it: a scalar, a list or a mapping, with the line and column
-/// where it starts (1-based), for messages that say where.
+/// A node of a YAML document as `YAMLReader` builds it from libyaml's events: a scalar, a list or a mapping, with
+/// the line and column where it starts (1-based), for messages that say where.
 struct YAMLNode: Sendable, Equatable {
     /// What the node holds.
     enum Content: Sendable, Equatable {
@@ -15,7 +15,7 @@ struct YAMLNode: Sendable, Equatable {
     var content: Content
     /// 1-based line of the node's first character.
     var line: Int
-    /// 1-based column (in bytes) of the node's first character.
+    /// 1-based column (in characters, as libyaml counts) of the node's first character.
     var column: Int
 
     /// A plain scalar that YAML reads as null: empty, `~`, `null`, `Null` or `NULL`.

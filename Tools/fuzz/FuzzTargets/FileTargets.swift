@@ -69,10 +69,9 @@ enum FileTargets {
         rewrites(imported.venue)
     }
 
-    /// Parses the bytes as an ESPresense-companion YAML configuration.
+    /// Parses the bytes as an ESPresense-companion YAML configuration (libyaml, then the import).
     static func espresenseConfig(_ bytes: [UInt8]) {
-        guard let imported = try? ESPresenseConfigImport.parse(String(decoding: bytes, as: UTF8.self),
-                                                               file: "fuzz.yaml")
+        guard let imported = try? ESPresenseConfigImport.parse(bytes, file: "fuzz.yaml")
         else { return }
         rewrites(imported.venue)
     }
@@ -85,10 +84,10 @@ enum FileTargets {
         _ = try? configuration.validate(location: "fuzz.conf")
     }
 
-    /// Reads the bytes as a GPX file; the points of a file that reads are on the globe, at finite times, on a line
+    /// Reads the bytes as a GPX file (expat, then the GPX builder); the points of a file that reads are on the globe, at finite times, on a line
     /// of the file, and the path the GPX source would play is made without trapping.
     static func gpx(_ bytes: [UInt8]) {
-        guard let document = try? GPXParser.parse(Data(bytes), file: "fuzz.gpx") else { return }
+        guard let document = try? GPXParser.parse(bytes, file: "fuzz.gpx") else { return }
         let points = document.tracks.flatMap { $0.segments.joined() } + document.routes.flatMap(\.points)
         for point in points {
             check(abs(point.latitude) <= 90 && abs(point.longitude) <= 180, "a point off the globe: \(point)")

@@ -19,15 +19,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case venue
     /// An IMDF archive's GeoJSON files, NUL-separated in the order of `IMDFArchive.fileNames`.
     case imdf
-    /// An IMDF archive as a zip file.
+    /// An IMDF archive as a zip file, opened by libzip.
     case imdfZip = "imdf-zip"
     /// A GeoJSON floor plan; the first byte chooses WGS84 or local coordinates.
     case geojson
-    /// An ESPresense-companion YAML configuration.
+    /// An ESPresense-companion YAML configuration, read by libyaml.
     case espresenseConfig = "espresense-config"
     /// A `bluedot run` configuration file.
     case config
-    /// A GPX file (the GPX location source), read by BlueDot's own XML reader.
+    /// A GPX file (the GPX location source), read by expat and the GPX builder.
     case gpx
     /// A site sighting batch (MQTT payload of a receiver).
     case sightingBatch = "sighting-batch"

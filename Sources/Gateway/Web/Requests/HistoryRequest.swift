@@ -1,5 +1,5 @@
+import BlueDotCore
 import History
-import LocationDisplay
 
 /// The query of the history's routes (`HistoryRoutes`), validated: `target`, `from`, `to`, `limit`, `cursor`,
 /// `order` and `access_token`; anything else is 400. No Hummingbird here: the fuzz target `http` parses with it.
@@ -59,10 +59,10 @@ package struct HistoryRequest: Sendable, Hashable {
     package static func time(_ text: String) -> Double? {
         if let t = Double(text), t.isFinite { return t }
         let upper = text.uppercased()
-        if let t = GPXParser.parseTime(upper) { return t }
+        if let t = InternetTime.parse(upper) { return t }
         guard let leap = upper.firstMatch(of: #/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:(60)/#) else { return nil }
         var second = upper
         second.replaceSubrange(leap.output.1.startIndex..<leap.output.1.endIndex, with: "59")
-        return GPXParser.parseTime(second).map { $0 + 1 }
+        return InternetTime.parse(second).map { $0 + 1 }
     }
 }

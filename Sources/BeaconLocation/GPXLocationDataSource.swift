@@ -1,12 +1,15 @@
 import BlueDotCore
-import FoundationEssentials
+import Formats
 import Glibc
+import LocationDisplay
 
 /// Plays the first track (or, without one, the first route) of a GPX 1.1 file, like ArcGIS Runtime's simulated
 /// source fed from GPX.
 ///
-/// The file is read on `start()`, so a missing or broken file is a start failure whose `GPXError` names the file,
-/// the line and what is wrong. Pacing follows the points' `time` stamps, or a constant walking speed; a gap where
+/// The file is read on `start()` by `Formats`' `GPXParser` (expat), so a missing or broken file is a start failure
+/// whose `GPXError` names the file, the line and column, and what is wrong. It lives here, not in the pure
+/// display engine, because it reads a file through a C library, as `LocationReplayDataSource` reads its JSONL.
+/// Pacing follows the points' `time` stamps, or a constant walking speed; a gap where
 /// either point lacks a time, or where time does not advance, is paced at `fallbackSpeedMetersPerSecond`.
 /// Positions are local metres about `geographicOrigin` (default: the first point, +y north) and also carry
 /// latitude, longitude and elevation; speed and course come from consecutive points within a segment.

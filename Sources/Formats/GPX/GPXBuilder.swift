@@ -1,16 +1,20 @@
-/// Collects a GPX document as `XMLReader` walks it: tracks, segments, routes and their points. The reader checks
-/// that the XML is well formed; this checks that it is GPX, and stops at the first problem with its line.
-struct GPXBuilder: XMLContentHandler {
+import BlueDotCore
+
+/// Collects a GPX document as `XMLReader` (expat) walks it: tracks, segments, routes and their points. expat checks
+/// that the XML is well formed; this checks that it is GPX, and stops at the first problem with its line and column.
+final class GPXBuilder: XMLContentHandler {
     var document = GPXDocument()
     private(set) var sawRoot = false
     private var path: [String] = []
     private var text = ""
     private var point: GPXDocument.Point?
 
-    mutating func startElement(_ name: String, attributes: [String: String], line: Int) throws(XMLReader.Failure) {
+    func startElement(_ name: String, attributes: [String: String], at position: XMLReader.Position)
+        throws(XMLReader.Failure)
+    {
         if path.isEmpty {
             guard name == "gpx" else {
-                throw XMLReader.Failure(line: line, message: "not a GPX file: the root element is <\(name)>")
+                throw XMLReader.Failure(position: position, message: "not a GPX file: the root element is <\(name)>")
             }
             sawRoot = true
         }
@@ -24,18 +28,18 @@ struct GPXBuilder: XMLContentHandler {
         case (.track, "trkseg"): document.tracks[document.tracks.count - 1].segments.append([])
         case (.root, "rte"): document.routes.append(.init(name: nil, points: []))
         case (.segment, "trkpt"), (.route, "rtept"):
-            let latitude = try coordinate(attributes, "lat", name, limit: 90, line: line)
-            let longitude = try coordinate(attributes, "lon", name, limit: 180, line: line)
-            point = .init(latitude: latitude, longitude: longitude, line: line)
+            let latitude = try coordinate(attributes, "lat", name, limit: 90, at: position)
+            let longitude = try coordinate(attributes, "lon", name, limit: 180, at: position)
+            point = .init(latitude: latitude, longitude: longitude, line: position.line)
         default: break
         }
     }
 
-    mutating func characters(_ string: String) {
+    func characters(_ string: String) {
         text += string
     }
 
-    mutating func endElement(_ name: String, line: Int) throws(XMLReader.Failure) {
+    func endElement(_ name: String, at position: XMLReader.Position) throws(XMLReader.Failure) {
         path.removeLast()
         let parent = path.last
         let within = Self.place(of: path)
@@ -43,12 +47,12 @@ struct GPXBuilder: XMLContentHandler {
         switch (parent, name) {
         case ("trkpt", "ele") where point != nil, ("rtept", "ele") where point != nil:
             guard let ele = Double(value), ele.isFinite else {
-                throw XMLReader.Failure(line: line, message: "<ele> \"\(value)\" is not a number")
+                throw XMLReader.Failure(position: position, message: "<ele> \"\(value)\" is not a number")
             }
             point?.elevationMeters = ele
         case ("trkpt", "time") where point != nil, ("rtept", "time") where point != nil:
-            guard let time = GPXParser.parseTime(value) else {
-                throw XMLReader.Failure(line: line, message: "<time> \"\(value)\" is not an ISO 8601 time")
+            guard let time = InternetTime.parse(value) else {
+                throw XMLReader.Failure(position: position, message: "<time> \"\(value)\" is not an ISO 8601 time")
             }
             point?.time = time
         default: break
@@ -81,15 +85,15 @@ struct GPXBuilder: XMLContentHandler {
     }
 
     private func coordinate(_ attributes: [String: String], _ key: String, _ element: String, limit: Double,
-                            line: Int) throws(XMLReader.Failure) -> Double {
+                            at position: XMLReader.Position) throws(XMLReader.Failure) -> Double {
         guard let raw = attributes[key] else {
-            throw XMLReader.Failure(line: line, message: "<\(element)> has no \(key) attribute")
+            throw XMLReader.Failure(position: position, message: "<\(element)> has no \(key) attribute")
         }
         guard let value = Double(Self.trimmed(raw)), value.isFinite else {
-            throw XMLReader.Failure(line: line, message: "<\(element)> \(key) \"\(raw)\" is not a number")
+            throw XMLReader.Failure(position: position, message: "<\(element)> \(key) \"\(raw)\" is not a number")
         }
         guard abs(value) <= limit else {
-            throw XMLReader.Failure(line: line, message: "<\(element)> \(key) \(raw) is outside ±\(Int(limit))")
+            throw XMLReader.Failure(position: position, message: "<\(element)> \(key) \(raw) is outside ±\(Int(limit))")
         }
         return value
     }
