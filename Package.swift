@@ -1,27 +1,36 @@
 // swift-tools-version: 6.1
 // BlueDot: an indoor location engine for Bluetooth LE beacons on Linux gateways.
 //
-// Module graph (arrows point one way; pure modules import nothing of ours that touches the OS):
+// Module graph: every edge between our modules (and the C libraries), as the targets below declare them; arrows
+// point one way, and the pure modules import nothing of ours that touches the OS.
 //
 //   BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator, JSON text, the
-//       venue projection)
+//       venue projection, the one location value `Location`)
 //   BlueDotCore  <-  HCI (the wire protocol; its text forms are written by BlueDotCore's JSONWriter)
-//   HCI, BlueDotCore  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
+//   HCI, CBlueZ, BlueDotCore  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   BlueDotCore  <-  Positioning (pure maths: path loss, filters, trilateration, Kalman, engine; no file I/O)
 //   Positioning, BlueDotCore, CYAML, CExpat, CZip  <-  Formats (the interchange formats and their files: venue,
-//       observations, locations; the files read once through C libraries: YAML by libyaml, GPX by expat, zipped
-//       IMDF by libzip)
-//   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, blue dot, viewport, many-target sources;
-//       no file format, no C library)
-//   HCI, Scanner, Positioning, Formats, LocationDisplay  <-  BeaconLocation (the spine: inputs -> one engine ->
-//       locations: BeaconLocationDataSource for self mode, BeaconLocationSource for many targets; the sources that
-//       play files: location JSONL, GPX)
-//   CMosquitto, BeaconLocation, Formats, LocationDisplay  <-  Site (the one MQTT module: receivers publish, the
-//       solver subscribes; libmosquitto behind a Swift client)
-//   CSQLite, LocationDisplay, BlueDotCore  <-  History (fixes and room changes in SQLite, queries, GPX)
-//   BeaconLocation, Site, History, HCILinux, ...  <-  Gateway (daemon: inputs, web feed and API as LocationSource observers, metrics)
-//   bluedot (thin executable) -> Gateway, Site, BeaconLocation, Formats, ControllerOptions
+//       observations, locations, MQTT payloads; the files read once through C libraries: YAML by libyaml, GPX by
+//       expat, zipped IMDF by libzip)
+//   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, blue dot, viewport; no file format, no C
+//       library, no bus)
+//   HCI, HCILinux, Scanner, Positioning, Formats, LocationDisplay, BlueDotCore  <-  BeaconLocation (the spine:
+//       inputs -> one pipeline -> the bus, `LocationSource`, whose observers are the outputs; room changes derived
+//       once; replays through the same pipeline; the sources that play files: location JSONL, GPX)
+//   CMosquitto, BeaconLocation, Formats, Positioning, BlueDotCore  <-  Site (the one MQTT module: receivers
+//       publish, the solver subscribes; libmosquitto behind a Swift client; Home Assistant)
+//   CSQLite, BeaconLocation, BlueDotCore  <-  History (fixes and room changes in SQLite, queries, GPX)
+//   HCI, HCILinux, Scanner, Positioning, Formats, LocationDisplay, BeaconLocation, Site, History, BlueDotCore
+//       <-  Gateway (the daemon: inputs, web feed and API as LocationSource observers, metrics, settings)
+//   HCI, HCILinux  <-  ControllerOptions (the controller flags of every scanning command)
+//   Positioning, Formats, BeaconLocation, BlueDotCore  <-  CalibrationKit (survey, fit, plan, accuracy; the
+//       calibration runs: survey fits and held-out radius folds through the pipeline)
+//   CalibrationKit, Positioning, CCairo  <-  CalibrationDrawing (accuracy maps)
+//   bluedot (thin executable) -> Gateway, Site, BeaconLocation, Formats, Positioning, Scanner, HCI, HCILinux,
+//       ControllerOptions, CalibrationKit, BlueDotCore
+//   bluedot-calibrate -> CalibrationKit, CalibrationDrawing, Positioning, Formats, HCI, HCILinux, Scanner,
+//       ControllerOptions, BlueDotCore
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -120,7 +129,7 @@ let package = Package(
         .target(
             name: "Site",
             dependencies: [
-                "CMosquitto", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
+                "CMosquitto", "BeaconLocation", "Formats", "Positioning", "BlueDotCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md", "HomeAssistant/README.md"],
@@ -133,7 +142,7 @@ let package = Package(
         .target(
             name: "History",
             dependencies: [
-                "CSQLite", "LocationDisplay", "BlueDotCore", .product(name: "Logging", package: "swift-log"),
+                "CSQLite", "BeaconLocation", "BlueDotCore", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
             swiftSettings: strict
@@ -200,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryTests",
-            dependencies: ["History", "LocationDisplay", "Formats", "BlueDotCore"],
+            dependencies: ["History", "BeaconLocation", "LocationDisplay", "Formats", "BlueDotCore"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -4,7 +4,6 @@ import Formats
 import FoundationEssentials
 import History
 import Hummingbird
-import LocationDisplay
 import Logging
 import Positioning
 import ServiceLifecycle

@@ -1,7 +1,7 @@
+import BeaconLocation
 import BlueDotCore
 import CSQLite
 import FoundationEssentials
-import LocationDisplay
 import Logging
 
 /// Every fix and room change in an SQLite database: written in batches on a thread of its own, read by queries

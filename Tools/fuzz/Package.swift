@@ -39,11 +39,11 @@ let package = Package(
                 ], path: "Linked/BeaconLocation", exclude: ["README.md"], swiftSettings: strict),
         .systemLibrary(name: "CMosquitto", path: "Linked/CMosquitto", pkgConfig: "libmosquitto"),
         .target(name: "Site", dependencies: [
-                    "CMosquitto", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
+                    "CMosquitto", "BeaconLocation", "Formats", "Positioning", "BlueDotCore",
                     .product(name: "Logging", package: "swift-log"),
                 ], path: "Linked/Site", exclude: ["README.md", "HomeAssistant/README.md"], swiftSettings: strict),
         .systemLibrary(name: "CSQLite", path: "Linked/CSQLite", pkgConfig: "sqlite3"),
-        .target(name: "History", dependencies: ["CSQLite", "LocationDisplay", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
+        .target(name: "History", dependencies: ["CSQLite", "BeaconLocation", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
                 path: "Linked/History", exclude: ["README.md"], swiftSettings: strict),
         .target(name: "Gateway", dependencies: ["BeaconLocation", "Site", "Positioning", "History", "LocationDisplay", "BlueDotCore"],
                 path: "Linked/Gateway",

@@ -49,10 +49,10 @@ let package = Package(
                 ], path: "BeaconLocation", exclude: ["README.md"], swiftSettings: strict),
         .systemLibrary(name: "CMosquitto", path: "CMosquitto", pkgConfig: "libmosquitto"),
         .target(name: "Site", dependencies: [
-                    "CMosquitto", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore", log,
+                    "CMosquitto", "BeaconLocation", "Formats", "Positioning", "BlueDotCore", log,
                 ], path: "Site", exclude: ["README.md", "HomeAssistant/README.md"], swiftSettings: strict),
         .systemLibrary(name: "CSQLite", path: "CSQLite", pkgConfig: "sqlite3"),
-        .target(name: "History", dependencies: ["CSQLite", "LocationDisplay", "BlueDotCore", log], path: "History",
+        .target(name: "History", dependencies: ["CSQLite", "BeaconLocation", "BlueDotCore", log], path: "History",
                 exclude: ["README.md"], swiftSettings: strict),
         .target(
             name: "Gateway",
@@ -79,7 +79,7 @@ let package = Package(
                     ], path: "BeaconLocationTests", swiftSettings: strict),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Positioning", "Formats", "LocationDisplay", "BlueDotCore"],
                     path: "SiteTests", swiftSettings: strict),
-        .testTarget(name: "HistoryTests", dependencies: ["History", "LocationDisplay", "Formats", "BlueDotCore"],
+        .testTarget(name: "HistoryTests", dependencies: ["History", "BeaconLocation", "LocationDisplay", "Formats", "BlueDotCore"],
                     path: "HistoryTests", swiftSettings: strict),
         .testTarget(name: "GatewayServiceTests", dependencies: [
                         "Gateway", "LocationDisplay", "Positioning", "Formats", "BeaconLocation", "BlueDotCore", "History",

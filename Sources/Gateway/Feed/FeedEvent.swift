@@ -1,6 +1,6 @@
+import BeaconLocation
 import BlueDotCore
 import Formats
-import LocationDisplay
 import Positioning
 
 /// A feed event with its number: what `LocationHub.subscribe()` yields. The number orders events across

@@ -1,6 +1,5 @@
 import BeaconLocation
 import BlueDotCore
-import LocationDisplay
 import Logging
 import Positioning
 

@@ -1,3 +1,4 @@
+import BeaconLocation
 import BlueDotCore
 import Formats
 import History

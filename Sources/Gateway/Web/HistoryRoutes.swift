@@ -4,7 +4,6 @@ import FoundationEssentials
 import Formats
 import History
 import Hummingbird
-import LocationDisplay
 import Positioning
 
 /// The history's routes (`docs/gateway.md`, "History"):

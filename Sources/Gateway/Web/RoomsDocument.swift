@@ -1,5 +1,5 @@
+import BeaconLocation
 import BlueDotCore
-import LocationDisplay
 
 /// The venue's rooms with who is in them (`GET /api/rooms`): `[{"id", "name", "floor", "occupancy", "targets"}]`
 /// in venue order, from the rooms' relaying source (`RoomOccupancySource`, which counts each target in the room

@@ -1,7 +1,6 @@
 import BeaconLocation
 import BlueDotCore
 import FoundationEssentials
-import LocationDisplay
 import Positioning
 
 /// The venue as the web page needs it (`GET /api/venue`): metric geometry, floors with plan image URLs (served

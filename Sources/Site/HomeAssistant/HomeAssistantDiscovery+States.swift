@@ -1,5 +1,4 @@
 import BlueDotCore
-import LocationDisplay
 
 /// The payloads of each fix: the tracker's and the room sensor's states, and the tracker's attributes.
 extension HomeAssistantDiscovery {

@@ -1,5 +1,4 @@
 import BlueDotCore
-import LocationDisplay
 
 /// What Home Assistant has been told, and what each event calls for: the publishing rules of
 /// `HomeAssistantPublisher` as a pure value (sending is a closure that says whether the client took the message),

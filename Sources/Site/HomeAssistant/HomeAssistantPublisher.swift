@@ -1,5 +1,5 @@
+import BeaconLocation
 import BlueDotCore
-import LocationDisplay
 
 /// An observer of the solver's `LocationSource` that keeps Home Assistant told through MQTT discovery
 /// (`HomeAssistantDiscovery`), over the solver's own connection: the solver's device and each allowed target's

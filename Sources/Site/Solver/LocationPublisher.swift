@@ -1,7 +1,6 @@
 import BeaconLocation
 import BlueDotCore
 import Formats
-import LocationDisplay
 import Positioning
 
 /// An observer of the solver's `LocationSource` that publishes every fix to `bluedot/<site>/locations/<target>`,

@@ -1,4 +1,5 @@
 import BlueDotCore
+import LocationDisplay
 
 
 /// A many-target `LocationSource` fed by one `LocationDataSource`: the relaying-source pattern that lets a

@@ -1,4 +1,5 @@
 import BlueDotCore
+import LocationDisplay
 
 
 /// A source that relays another: it follows people's locations upstream and publishes one location per room, at
