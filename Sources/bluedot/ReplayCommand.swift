@@ -119,14 +119,15 @@ struct ReplayCommand: AsyncParsableCommand {
 
     /// A btsnoop recording through the scanner's decoder into the engine: target `self`, record times.
     private func replayRecording(site: Venue, engine configuration: EngineConfiguration, sink: inout BufferedLines) throws {
-        var engine = PositioningEngine(venue: site, configuration: configuration)
-        let summary = try RecordingReplay.run(path: input, engine: &engine) { fix in
+        let pipeline = PositioningPipeline(venue: site, configuration: configuration)
+        let summary = try RecordingReplay.run(path: input, pipeline: pipeline) { fix in
             if targets.isEmpty || targets.contains(fix.targetID) { sink.append(LocationWriter.line(fix)) }
         }
         try sink.close()
         Self.log("replay: \(input): \(summary.decoded.summary), \(summary.observations) observations")
-        Self.log("replay: \(engine.counters.fixes) fixes, \(engine.counters.unknownAnchors) observations of beacons "
-                 + "not in the venue, \(engine.counters.outliers) outliers rejected, \(engine.counters.late) late")
+        let counters = pipeline.counters
+        Self.log("replay: \(counters.fixes) fixes, \(counters.unknownAnchors) observations of beacons "
+                 + "not in the venue, \(counters.outliers) outliers rejected, \(counters.late) late")
         if let damage = summary.damage {
             if strict { throw ValidationError("\(damage)") }
             Self.log("replay: the recording is damaged; replayed up to the damage: \(damage)")

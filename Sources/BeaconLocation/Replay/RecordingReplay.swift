@@ -6,7 +6,8 @@ import Scanner
 
 /// Self-mode replay of a whole btsnoop recording, as fast as it reads (`bluedot replay REC.btsnoop`): every
 /// advertising report entry becomes an observation (`ObservationDecoder`), stamped with its record time, and goes
-/// through the positioning engine in record order. A damaged file replays up to the damage, which the summary names.
+/// through the daemon's positioning step (a `PositioningPipeline`) in record order, a record's observations as one
+/// batch. A damaged file replays up to the damage, which the summary names.
 public enum RecordingReplay {
     /// What a replay of a recording counted.
     public struct Summary: Sendable {
@@ -24,27 +25,26 @@ public enum RecordingReplay {
         return (try? cursor.next()) != nil || cursor.datalink != nil
     }
 
-    /// Replays the recording at `path` through `engine`, calling `emit` with each fix in output order.
+    /// Replays the recording at `path` through `pipeline`, calling `emit` with each fix in output order.
     public static func run(
-        path: String, engine: inout PositioningEngine, mapper: SightingMapper = SightingMapper(),
+        path: String, pipeline: PositioningPipeline, mapper: SightingMapper = SightingMapper(),
         emit: (Location) -> Void
     ) throws(BtsnoopFileError) -> Summary {
         let cursor = try BtsnoopFileReader(path: path).makeCursor()
         var decoder = ObservationDecoder(mapper: mapper)
         var damage: BtsnoopFileError?
-        var fixes: [Location] = []
         do {
             while let record = try cursor.next() {
                 guard let packet = record.packet, record.direction == .controllerToHost else { continue }
-                decoder.decode(packet, timestamp: record.timestamp.unixSeconds) { engine.ingest($0, into: &fixes) }
-                fixes.forEach(emit)
-                fixes.removeAll(keepingCapacity: true)
+                let t = record.timestamp.unixSeconds
+                var batch = ObservationBatch()
+                decoder.decode(packet, timestamp: t) { batch.append($0, arrivedAt: t) }
+                if !batch.isEmpty { pipeline.ingest(batch).forEach(emit) }
             }
         } catch let error where error.isDamage {
             damage = error
         }
-        engine.finish(into: &fixes)
-        fixes.forEach(emit)
+        pipeline.finish().forEach(emit)
         return Summary(decoded: decoder.statistics, observations: decoder.observations, damage: damage)
     }
 }
