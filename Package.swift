@@ -24,13 +24,14 @@
 //   HCI, HCILinux, Scanner, Positioning, Formats, LocationDisplay, BeaconLocation, Site, History, BlueDotCore
 //       <-  Gateway (the daemon: inputs, web feed and API as LocationSource observers, metrics, settings)
 //   HCI, HCILinux  <-  ControllerOptions (the controller flags of every scanning command)
-//   Positioning, Formats, BeaconLocation, BlueDotCore  <-  CalibrationKit (survey, fit, plan, accuracy; the
-//       calibration runs: survey fits and held-out radius folds through the pipeline)
+//   Positioning, Formats, BeaconLocation, BlueDotCore  <-  CalibrationRuns (the calibration runs that the daemon's
+//       replay shares with the tool: survey fits, held-out radius folds through the pipeline; no Foundation)
+//   Positioning, Formats, CalibrationRuns, BlueDotCore  <-  CalibrationKit (survey, fit, plan, accuracy)
 //   CalibrationKit, Positioning, CCairo  <-  CalibrationDrawing (accuracy maps)
 //   bluedot (thin executable) -> Gateway, Site, BeaconLocation, Formats, Positioning, Scanner, HCI, HCILinux,
-//       ControllerOptions, CalibrationKit, BlueDotCore
-//   bluedot-calibrate -> CalibrationKit, CalibrationDrawing, Positioning, Formats, HCI, HCILinux, Scanner,
-//       ControllerOptions, BlueDotCore
+//       ControllerOptions, CalibrationRuns, BlueDotCore
+//   bluedot-calibrate -> CalibrationKit, CalibrationRuns, CalibrationDrawing, Positioning, Formats, HCI, HCILinux,
+//       Scanner, ControllerOptions, BlueDotCore
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -174,7 +175,7 @@ let package = Package(
             name: "bluedot",
             dependencies: [
                 "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "BeaconLocation", "Gateway", "ControllerOptions",
-                "BlueDotCore", "Site", "CalibrationKit",
+                "BlueDotCore", "Site", "CalibrationRuns",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -248,17 +249,22 @@ let package = Package(
             name: "bluedot-bench",
             dependencies: [
                 "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "LocationDisplay", "BeaconLocation", "BlueDotCore",
-                "Site", "History", "Gateway", "CalibrationKit", .product(name: "Logging", package: "swift-log"),
+                "Site", "History", "Gateway", "CalibrationRuns", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/bluedot-bench",
             swiftSettings: strict
         ),
         .testTarget(
-            name: "PositioningTests", dependencies: ["Positioning", "Formats", "BeaconLocation", "CalibrationKit", "BlueDotCore"], resources: [.copy("Fixtures")],
+            name: "PositioningTests", dependencies: ["Positioning", "Formats", "BeaconLocation", "CalibrationRuns", "BlueDotCore"], resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         // Calibration: survey sessions, per-anchor fit with flags, Cramér-Rao planner, accuracy check (pure).
-        .target(name: "CalibrationKit", dependencies: ["Positioning", "Formats", "BeaconLocation", "BlueDotCore"],
+        // The calibration runs the daemon's `bluedot replay --calibrate` shares with the calibration tool: survey
+        // fits and the held-out radius, each fold through the spine's pipeline (FoundationEssentials only: no
+        // Foundation or ICU in the daemon's binary).
+        .target(name: "CalibrationRuns", dependencies: ["Positioning", "Formats", "BeaconLocation", "BlueDotCore"],
+                path: "Calibration/CalibrationRuns", swiftSettings: math),
+        .target(name: "CalibrationKit", dependencies: ["Positioning", "Formats", "CalibrationRuns", "BlueDotCore"],
                 path: "Calibration/CalibrationKit",
                 swiftSettings: math),
         // System library: Cairo 2-D graphics (PNG, SVG, PDF), found through pkg-config.
@@ -274,8 +280,8 @@ let package = Package(
         .executableTarget(
             name: "bluedot-calibrate",
             dependencies: [
-                "CalibrationKit", "CalibrationDrawing", "Positioning", "Formats", "HCI", "HCILinux", "Scanner",
-                "ControllerOptions", "BlueDotCore",
+                "CalibrationKit", "CalibrationRuns", "CalibrationDrawing", "Positioning", "Formats", "HCI", "HCILinux",
+                "Scanner", "ControllerOptions", "BlueDotCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -283,7 +289,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CalibrationTests",
-            dependencies: ["CalibrationKit", "CalibrationDrawing", "Positioning", "Formats", "BeaconLocation", "HCI", "bluedot-calibrate"],
+            dependencies: [
+                "CalibrationKit", "CalibrationRuns", "CalibrationDrawing", "Positioning", "Formats", "BeaconLocation", "HCI",
+                "bluedot-calibrate",
+            ],
             swiftSettings: strict
         ),
     ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CalibrationKit
+import CalibrationRuns
 import Formats
 import Foundation
 import Positioning

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BeaconLocation
 import BlueDotCore
-import CalibrationKit
+import CalibrationRuns
 import Formats
 import FoundationEssentials
 import Positioning

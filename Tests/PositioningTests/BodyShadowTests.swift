@@ -1,4 +1,4 @@
-@testable import CalibrationKit
+@testable import CalibrationRuns
 import Foundation
 import Testing
 @testable import Positioning

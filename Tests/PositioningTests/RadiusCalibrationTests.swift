@@ -1,5 +1,5 @@
 @testable import Formats
-@testable import CalibrationKit
+@testable import CalibrationRuns
 import Foundation
 import Testing
 @testable import Positioning

@@ -1,4 +1,4 @@
-import CalibrationKit
+import CalibrationRuns
 import Formats
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import BeaconLocation
-import CalibrationKit
+import CalibrationRuns
 import Formats
 import Foundation
 import Positioning

@@ -1,3 +1,4 @@
+import CalibrationRuns
 import Formats
 import Foundation
 import Positioning

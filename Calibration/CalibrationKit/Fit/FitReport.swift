@@ -1,3 +1,4 @@
+import CalibrationRuns
 import Foundation
 import Formats
 
