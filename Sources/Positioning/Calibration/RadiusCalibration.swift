@@ -2,7 +2,7 @@
 /// the stated share of true positions on data the calibration did not see.
 ///
 /// It is split-conformal calibration with a multiplicative score. On held-out fixes (each scored against truth by
-/// an engine calibrated without the fold it came from, `HeldOutCalibration` in CalibrationKit), the score of a fix is
+/// an engine calibrated without the fold it came from, `HeldOutCalibration` in CalibrationRuns), the score of a fix is
 /// `error / horizontalAccuracy`. With n scores of a band sorted, the scale is the ⌈(n + 1) p⌉-th smallest: a new
 /// fix exchangeable with those gets `error <= scale × horizontalAccuracy` with probability at least p, and at most
 /// p + 1 / (n + 1) when scores do not tie. Fixes whose targets hear more anchors have radii that fit differently,
