@@ -390,7 +390,7 @@ struct SiteBrokerTests {
         #expect(await eventually(seconds: 8) { publisher.statistics.published == 100 })
         #expect(await eventually { batches.value.flatMap(\.sightings).count == 100 })
         let sent = batches.value.flatMap(\.sightings)
-        #expect(sent.first?.rssi == -50 && sent.last?.rssi == -149, "the 50 oldest were dropped")
+        #expect(sent.first?.rssiDBm == -50 && sent.last?.rssiDBm == -149, "the 50 oldest were dropped")
         #expect(batches.value.allSatisfy { $0.clock >= now + 0.3 }, "batches stamped when sent, not when heard")
         // For live positioning the backlog is older than the reorder window: counted late, not delivered.
         #expect(await eventually { solver.siteStatistics.late == 100 })
@@ -415,7 +415,7 @@ struct SiteBrokerTests {
         let bigFile = broker.directory.appendingPathComponent("big")
         try big.write(to: bigFile, atomically: true, encoding: .utf8)
         let good = SightingBatch(receiver: "rx-1", sequence: 0, clock: SystemClock().now(), sightings: [
-            .init(t: SystemClock().now(), id: "ibeacon:x:1:1", rssi: -60),
+            Observation(t: SystemClock().now(), anchor: "rx-1", target: "ibeacon:x:1:1", rssiDBm: -60),
         ])
         let goodText = String(decoding: good.encoded(), as: UTF8.self)
         let cases: [([String], String)] = [

@@ -79,8 +79,9 @@ import Testing
 
 @Suite struct SightingBatchTests {
     static let batch = SightingBatch(receiver: "rx-\"1\"", sequence: 42, clock: 1_732_400_000.125, sightings: [
-        .init(t: 1_732_400_000.031, id: "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7", rssi: -71, txPower: -59),
-        .init(t: 1_732_400_000.044, id: "mac:c0:00:00:00:00:01", rssi: -80.5),
+        Observation(t: 1_732_400_000.031, anchor: "rx-\"1\"", target: "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7",
+                    rssiDBm: -71, txPowerDBm: -59),
+        Observation(t: 1_732_400_000.044, anchor: "rx-\"1\"", target: "mac:c0:00:00:00:00:01", rssiDBm: -80.5),
     ])
 
     @Test func encodesCompactJSONAndReadsItBack() throws {
@@ -104,8 +105,8 @@ import Testing
         for k in 0..<50 {
             let batch = SightingBatch(receiver: k % 2 == 0 ? "rx-\"1\"" : "rx-\(k)", sequence: k, clock: 1_732_400_000,
                                       sightings: (0..<40).map { j in
-                                          .init(t: 1_732_400_000 + Double(j) * 0.01, id: "tag:\((j * 7 + k) % 30)",
-                                                rssi: -60 - Double(j % 20))
+                                          Observation(t: 1_732_400_000 + Double(j) * 0.01, anchor: "",
+                                                      target: "tag:\((j * 7 + k) % 30)", rssiDBm: -60 - Double(j % 20))
                                       })
             let bytes = batch.encoded()
             #expect(try SightingBatch.decode(bytes, table: &table) == batch)
@@ -114,10 +115,18 @@ import Testing
         #expect(throws: SightingBatchError.self) { try SightingBatch.decode(Array("{}".utf8), table: &table) }
     }
 
-    @Test func observationsAreTheReceiverAsAnchorAndTheBeaconAsTarget() {
-        let o = Self.batch.observation(Self.batch.sightings[0], clockOffset: 2)
+    /// A batch's sightings are observations: the receiver as anchor (whatever anchor they were given, and wherever
+    /// `receiver` stands in the object), the beacon as target, times on the receiver's clock.
+    @Test func sightingsAreObservationsOfTheReceiver() throws {
+        let other = SightingBatch(receiver: "rx-9", sequence: 0, clock: 1, sightings: [
+            Observation(t: 1, anchor: "elsewhere", target: "tag", rssiDBm: -70),
+        ])
+        #expect(other.sightings.map(\.anchor) == ["rx-9"])
+        let o = Self.batch.sightings[0]
         #expect(o.anchor == "rx-\"1\"" && o.target.hasPrefix("ibeacon:") && o.rssiDBm == -71 && o.txPowerDBm == -59)
-        #expect(abs(o.t - 1_732_400_002.031) < 1e-6)
+        let receiverLast = #"{"v":1,"seq":3,"clock":5,"sightings":[{"t":4.5,"id":"tag","rssi":-60}],"receiver":"rx-2"}"#
+        let read = try SightingBatch.decode(Array(receiverLast.utf8))
+        #expect(read.sightings == [Observation(t: 4.5, anchor: "rx-2", target: "tag", rssiDBm: -60)])
     }
 
     @Test func badBatchesNameTheField() {
@@ -144,7 +153,7 @@ import Testing
             try SightingBatch.decode(Array("{\"v\":1    }".utf8), maximumBytes: 10)
         }
         let many = SightingBatch(receiver: "a", sequence: 0, clock: 1, sightings: Array(
-            repeating: .init(t: 1, id: "x", rssi: -70), count: SightingBatch.maximumSightings + 1))
+            repeating: Observation(t: 1, anchor: "a", target: "x", rssiDBm: -70), count: SightingBatch.maximumSightings + 1))
         #expect(throws: SightingBatchError.self) { try SightingBatch.decode(many.encoded(), maximumBytes: 1 << 20) }
     }
 }

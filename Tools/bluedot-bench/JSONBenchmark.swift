@@ -107,7 +107,7 @@ enum JSONBenchmark {
         let batches = stride(from: 0, to: observations.count, by: 100).map { start in
             SightingBatch(receiver: "rx-0042", sequence: start / 100, clock: 1_732_400_000.5, sightings:
                 observations[start..<min(start + 100, observations.count)].map {
-                    SightingBatch.Sighting(t: $0.t, id: $0.target, rssi: $0.rssiDBm.rounded(), txPower: -59)
+                    Observation(t: $0.t, anchor: "rx-0042", target: $0.target, rssiDBm: $0.rssiDBm.rounded(), txPowerDBm: -59)
                 })
         }
         var batchBest = Double.infinity

@@ -32,9 +32,9 @@ struct SiteFeed {
 
     /// Publishes `observations` (times already on the receivers' clock) as each receiver's batches at `clock`.
     mutating func publish(_ observations: some Sequence<Observation>, clock: Double) async throws {
-        var byReceiver: [String: [SightingBatch.Sighting]] = [:]
+        var byReceiver: [String: [Observation]] = [:]
         for o in observations {
-            byReceiver[o.anchor, default: []].append(.init(t: o.t, id: o.target, rssi: o.rssiDBm))
+            byReceiver[o.anchor, default: []].append(Observation(t: o.t, anchor: o.anchor, target: o.target, rssiDBm: o.rssiDBm))
         }
         for (receiver, sightings) in byReceiver {
             var offset = 0

@@ -12,28 +12,11 @@ import Positioning
 /// `clock` is the receiver's clock when it sent the batch, `t` its clock when it heard each report; the solver
 /// compares `clock` with its own arrival time to learn the receiver's clock offset. `seq` counts batches from 0
 /// since the receiver started, so a solver sees gaps. Sightings are in the order heard.
+///
+/// In memory each sighting is the spine's one measurement, an `Observation`: the receiver is its anchor, the
+/// beacon (`id` on the wire) its target, `t` on the receiver's clock. This type is the one place where that wire
+/// form and the observation meet, both ways.
 public struct SightingBatch: Sendable, Hashable {
-    /// One advertising report as the receiver heard it.
-    public struct Sighting: Sendable, Hashable {
-        /// The receiver's clock when heard, Unix seconds.
-        public var t: Double
-        /// The canonical beacon id (`docs/formats.md`, "Identifiers").
-        public var id: String
-        /// Received signal strength, dBm.
-        public var rssi: Double
-        /// The TX power the report carries, dBm, when known: the extended report's TX power or the advertising
-        /// data's TX Power Level (iBeacon's and AltBeacon's measured power at 1 m is part of their frames).
-        public var txPower: Double?
-
-        /// Creates a sighting.
-        public init(t: Double, id: String, rssi: Double, txPower: Double? = nil) {
-            self.t = t
-            self.id = id
-            self.rssi = rssi
-            self.txPower = txPower
-        }
-    }
-
     /// The format version this code writes and reads.
     public static let version = 1
     /// Most sightings in one batch a receiver sends (and a solver accepts).
@@ -45,21 +28,18 @@ public struct SightingBatch: Sendable, Hashable {
     public var sequence: Int
     /// The receiver's clock when it sent the batch, Unix seconds.
     public var clock: Double
-    /// The sightings.
-    public var sightings: [Sighting]
+    /// The sightings as observations: anchor the receiver, target the beacon, `t` on the receiver's clock.
+    public private(set) var sightings: [Observation]
 
-    /// Creates a batch.
-    public init(receiver: String, sequence: Int, clock: Double, sightings: [Sighting]) {
+    /// Creates a batch of what `receiver` heard (each observation's anchor becomes the receiver).
+    public init(receiver: String, sequence: Int, clock: Double, sightings: [Observation]) {
         self.receiver = receiver
         self.sequence = sequence
         self.clock = clock
         self.sightings = sightings
-    }
-
-    /// The sighting as an observation in tag mode: this receiver is the anchor, the beacon the target; `t` is
-    /// moved by `clockOffset` (seconds to add to the receiver's clock to get the solver's).
-    public func observation(_ s: Sighting, clockOffset: Double = 0) -> Observation {
-        Observation(t: s.t + clockOffset, anchor: receiver, target: s.id, rssiDBm: s.rssi, txPowerDBm: s.txPower)
+        for i in self.sightings.indices where self.sightings[i].anchor != receiver {
+            self.sightings[i].anchor = receiver
+        }
     }
 
     /// The batch as compact JSON bytes. Times to the millisecond, RSSI and TX power as integers when whole.
@@ -79,10 +59,10 @@ public struct SightingBatch: Sendable, Hashable {
                 w.literal(#"{"t":"#)
                 w.fixed(s.t, decimals: 3)
                 w.literal(#","id":"#)
-                w.quoted(s.id)
+                w.quoted(s.target)
                 w.literal(#","rssi":"#)
-                w.compact(s.rssi)
-                if let tx = s.txPower {
+                w.compact(s.rssiDBm)
+                if let tx = s.txPowerDBm {
                     w.literal(#","txPower":"#)
                     w.compact(tx)
                 }
@@ -120,7 +100,7 @@ public struct SightingBatch: Sendable, Hashable {
     {
         var s = JSONScanner(bytes)
         try s.beginObject()
-        var version: Double?, receiver: String?, sequence: Double?, clock: Double?, sightings: [Sighting]?
+        var version: Double?, receiver: String?, sequence: Double?, clock: Double?, sightings: [Observation]?
         var first = true
         while let key = try s.nextKeyBytes(first: &first) {
             switch key {
@@ -139,16 +119,18 @@ public struct SightingBatch: Sendable, Hashable {
         }
         guard let receiver, !receiver.isEmpty else { throw JSONSyntaxError(offset: nil, message: "receiver: missing") }
         guard let clock, clock.isFinite else { throw JSONSyntaxError(offset: nil, message: "clock: missing") }
-        guard let sightings else { throw JSONSyntaxError(offset: nil, message: "sightings: missing") }
+        guard var sightings else { throw JSONSyntaxError(offset: nil, message: "sightings: missing") }
+        // The receiver may come after the sightings in the object: each sighting gets it once all is read.
+        for i in sightings.indices { sightings[i].anchor = receiver }
         let seq = sequence.flatMap { $0.isFinite && $0 >= 0 && $0 < 9e15 ? Int($0) : nil } ?? 0
         return SightingBatch(receiver: receiver, sequence: seq, clock: clock, sightings: sightings)
     }
 
     private static func parseSightings(_ s: inout JSONScanner, _ table: inout StringTable) throws(JSONSyntaxError)
-        -> [Sighting]
+        -> [Observation]
     {
         try s.beginArray("sightings")
-        var out: [Sighting] = []
+        var out: [Observation] = []
         out.reserveCapacity(64)
         var first = true
         while try s.nextElement(first: &first) {
@@ -173,7 +155,8 @@ public struct SightingBatch: Sendable, Hashable {
             guard let rssi, rssi.isFinite else {
                 throw JSONSyntaxError(offset: nil, message: "sightings[\(i)].rssi: missing")
             }
-            out.append(Sighting(t: t, id: id, rssi: rssi, txPower: tx.flatMap { $0.isFinite ? $0 : nil }))
+            out.append(Observation(t: t, anchor: "", target: id, rssiDBm: rssi,
+                                   txPowerDBm: tx.flatMap { $0.isFinite ? $0 : nil }))
         }
         return out
     }

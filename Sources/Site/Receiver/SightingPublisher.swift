@@ -52,7 +52,7 @@ public final class SightingPublisher: Sendable {
     }
 
     private struct State {
-        var buffer: [SightingBatch.Sighting] = []
+        var buffer: [Observation] = []
         var head = 0
         var sequence = 0
         var statistics = Statistics()
@@ -117,14 +117,13 @@ public final class SightingPublisher: Sendable {
             state.withLock { $0.statistics.filtered += 1 }
             return
         }
-        let sighting = SightingBatch.Sighting(t: o.t, id: o.target, rssi: o.rssiDBm, txPower: o.txPowerDBm)
         let full = state.withLock { s -> Bool in
             s.statistics.heard += 1
             if s.count >= settings.bufferLimit {
                 s.dropFirst(1)
                 s.statistics.dropped += 1
             }
-            s.buffer.append(sighting)
+            s.buffer.append(o)
             return s.count >= settings.batchLimit
         }
         if full { flush(onlyFull: true) }

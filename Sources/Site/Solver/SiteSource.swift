@@ -290,8 +290,9 @@ public final class SiteSource: BatchedObservationSource {
             }
             r.nextSequence = batch.sequence + 1
             s.statistics.batches += 1
-            for sighting in batch.sightings {
-                admit(batch.observation(sighting, clockOffset: offset), arrivedAt: now, receiver: &r, state: &s)
+            for var o in batch.sightings {
+                o.t += offset
+                admit(o, arrivedAt: now, receiver: &r, state: &s)
             }
             count(&r, batch.sightings.count, now: now)
             s.receivers[receiver] = r

@@ -12,7 +12,8 @@ enum SiteTargets {
               && once.sightings.count == batch.sightings.count && close(once.clock, batch.clock),
               "a batch changed through encode and decode:\n\(batch)\n\(once)")
         for (a, b) in zip(once.sightings, batch.sightings) {
-            check(a.id == b.id && a.rssi == b.rssi && a.txPower == b.txPower && close(a.t, b.t),
+            check(a.anchor == b.anchor && a.target == b.target && a.rssiDBm == b.rssiDBm && a.txPowerDBm == b.txPowerDBm
+                  && close(a.t, b.t),
                   "a sighting changed through encode and decode:\n\(b)\n\(a)")
         }
         check(roundTrip(once) == once, "a second encode and decode changed the batch:\n\(once)")
