@@ -7,8 +7,9 @@ import BlueDotCore
 /// `deleteAfterSeconds` on the injected clock is deleted by `expireStale()`, which `runExpiry(everySeconds:)`
 /// calls periodically. The source is the one place where room changes are derived (`RoomTransitions`, from each
 /// location's `room`): it sees every location and every deletion, so entries follow the update that made them and
-/// a target forgotten in a room leaves it before it is deleted (`LocationSourceEvent.roomsChanged`). Consumers follow `events` (a new ordered stream per access, starting with the current
-/// status and, when there are any, the current locations, read on the consumer's own task) or register a
+/// a target forgotten in a room leaves it before it is deleted (`LocationSourceEvent.roomsChanged`). Consumers
+/// follow `events` (a new ordered stream per access, starting with the current status and, when there are any, the
+/// current locations, read on the consumer's own task) or register a
 /// `LocationSourceObserver` (called in place, on the producer's thread). Subclasses may relay and transform another
 /// source, like `RoomOccupancySource`.
 open class LocationSource: @unchecked Sendable {

@@ -8,8 +8,8 @@ import LocationDisplay
 /// Which room a person is in: the room the upstream's room changes (`onRoomsChanged`, derived once by the
 /// upstream from the engine's rooms) last put them in, when their locations carry room knowledge (a
 /// `roomProbability`: the engine's hysteresis has decided); else, for a source that knows no rooms, the first
-/// room whose outline contains the position. A room is published when its occupancy changes (and once, empty, when relaying starts); rooms are
-/// never deleted. The status mirrors the upstream's.
+/// room whose outline contains the position. A room is published when its occupancy changes (and once, empty,
+/// when relaying starts); rooms are never deleted. The status mirrors the upstream's.
 public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     /// One room: an id, an outline and an optional floor.
     public struct Room: Sendable, Hashable {

@@ -38,15 +38,17 @@ public protocol ObservationSource: Sendable {
     /// with the time (Unix seconds, on the injected clock) its report arrived; calls `started` once it delivers
     /// (the scan runs, the file is open). Throws when the source cannot start or fails.
     func run(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void
+        started: @escaping @Sendable () -> Void,
+        _ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void
     ) async throws
     /// Like `run(started:_:)`, handing over the observations in batches: those that came together (what fell due
     /// in one wake of a replay, what left a site's reorder buffer together), in time order, each with its arrival
     /// time. The spine's `InputRunner` calls this: the engine takes a batch under one lock, and its fixes reach the
     /// observers (and the web feed's connections) in one go. Sources without batches of their own get one
     /// observation per batch (the default).
-    func runInBatches(started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void)
-        async throws
+    func runInBatches(
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
+    ) async throws
     /// Asks `run` to return soon; safe from any task, more than once.
     func stop()
     /// A snapshot of the counters.
@@ -84,7 +86,8 @@ public protocol BatchedObservationSource: ObservationSource {}
 extension BatchedObservationSource {
     /// The batches, one observation at a time.
     public func run(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void
+        started: @escaping @Sendable () -> Void,
+        _ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void
     ) async throws {
         try await runInBatches(started: started) { batch in
             for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { deliver(o, arrivedAt) }
