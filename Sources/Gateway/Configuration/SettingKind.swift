@@ -1,3 +1,4 @@
+import BlueDotCore
 import Site
 
 /// The kind of value a setting takes: how its text is read (with the error a bad text gets), its name in help,
@@ -46,8 +47,9 @@ extension SettingKind<String> {
 
     /// An id that is one MQTT topic level (a receiver's, an anchor's).
     public static var topicLevel: Self {
-        Self("id") { text, key throws(ConfigurationError.Reason) in
-            guard !text.isEmpty else { throw .badType(expected: "a non-empty string", got: text) }
+        let nonEmpty = nonEmpty("id")
+        return Self("id") { text, key throws(ConfigurationError.Reason) in
+            let text = try nonEmpty.parse(text, key)
             guard SiteTopics.isTopicLevel(text) else { throw .badValue("\(key) must not contain /, + or #") }
             return text
         }
@@ -107,15 +109,15 @@ extension SettingKind<Double> {
         return Self(placeholder) { text, key throws(ConfigurationError.Reason) in
             let x = try number.parse(text, key)
             guard range.contains(x) else {
-                let (low, high) = (short(range.lowerBound), short(range.upperBound))
+                let (low, high) = (compact(range.lowerBound), compact(range.upperBound))
                 throw .badValue("\(key) must be \(low) ... \(high) \(placeholder)")
             }
             return x
         }
     }
 
-    /// `1` for 1.0, `0.5` for 0.5.
-    private static func short(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    /// `1` for 1.0, `0.5` for 0.5: BlueDotCore's compact form of a number.
+    private static func compact(_ x: Double) -> String {
+        JSONText.text(estimatedBytes: 32) { $0.compact(x) }
     }
 }
