@@ -119,7 +119,10 @@ import Testing
         let rooms = try #require(app.dependencies.rooms)
         let feed = app.hub.subscribe()
         let service = Task { try await app.locationService.run() }
-        await Self.drive(clock, sleepers: 4) { rooms.members["west"] == ["tag-1", "tag-2"] }
+        // The relay counts members, then publishes the rooms' locations: wait for both, not the first alone.
+        await Self.drive(clock, sleepers: 4) {
+            rooms.members["west"] == ["tag-1", "tag-2"] && rooms.locations["west"]?.attributes["occupancy"] == "2"
+        }
         #expect(app.hub.current.allSatisfy { $0.room == "west" && ($0.roomProbability ?? 0) > 0.6 })
         #expect(rooms.locations["west"]?.attributes["occupancy"] == "2")
         #expect(rooms.locations["east"]?.attributes["occupancy"] == "0")
