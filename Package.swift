@@ -11,7 +11,7 @@
 //   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   BlueDotCore  <-  Positioning (pure maths: path loss, filters, trilateration, Kalman, engine; no file I/O)
 //   Positioning, BlueDotCore, CYAML, CExpat, CZip  <-  Formats (the interchange formats and their files: venue,
-//       observations, locations, MQTT payloads; the files read once through C libraries: YAML by libyaml, GPX by
+//       observations, locations, venue imports; the files read once through C libraries: YAML by libyaml, GPX by
 //       expat, zipped IMDF by libzip)
 //   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, blue dot, viewport; no file format, no C
 //       library, no bus)
@@ -19,7 +19,7 @@
 //       inputs -> one pipeline -> the bus, `LocationSource`, whose observers are the outputs; room changes derived
 //       once; replays through the same pipeline; the sources that play files: location JSONL, GPX)
 //   CMosquitto, BeaconLocation, Formats, Positioning, BlueDotCore  <-  Site (the one MQTT module: receivers
-//       publish, the solver subscribes; libmosquitto behind a Swift client; Home Assistant)
+//       publish, the solver subscribes; libmosquitto behind a Swift client; the MQTT payloads; Home Assistant)
 //   CSQLite, BeaconLocation, BlueDotCore  <-  History (fixes and room changes in SQLite, queries, GPX)
 //   HCI, HCILinux, Scanner, Positioning, Formats, LocationDisplay, BeaconLocation, Site, History, BlueDotCore
 //       <-  Gateway (the daemon: inputs, web feed and API as LocationSource observers, metrics, settings)
@@ -125,8 +125,9 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
-        // The one MQTT module: the libmosquitto client, a receiver publishing its sightings, the site's sightings
-        // (and ESPresense nodes) as an input of the spine, locations and status published back.
+        // The one MQTT module: the libmosquitto client, the payloads (sighting batches, ESPresense reports), a
+        // receiver publishing its sightings, the site's sightings (and ESPresense nodes) as an input of the spine,
+        // locations and status published back.
         .target(
             name: "Site",
             dependencies: [

@@ -6,6 +6,7 @@ import HCI
 import LocationDisplay
 import Positioning
 import Scanner
+import Site
 
 /// `bluedot-bench json`: what BlueDot's JSON costs, per item, on one thread: writing a sighting line (`scan`,
 /// `decode`), a location line (the location stream, replay, MQTT), an observation line, a feed frame (the map's

@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["BeaconLocation", "Site", "Positioning", "History", "LocationDisplay", "BlueDotCore"],
                 path: "Linked/Gateway",
                 swiftSettings: strict),
-        .target(name: "FuzzTargets", dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay"],
+        .target(name: "FuzzTargets", dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Site", "Gateway", "LocationDisplay"],
                 path: "FuzzTargets", swiftSettings: strict),
         // libFuzzer's driver, declared for Swift (`-sanitize=fuzzer` links it).
         .systemLibrary(name: "CLibFuzzer", path: "CLibFuzzer"),

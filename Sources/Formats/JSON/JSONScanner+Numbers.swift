@@ -7,7 +7,7 @@ extension JSONScanner {
     /// IEEE operation (Clinger's fast path, W. D.
     /// Clinger, "How to Read Floating Point Numbers Accurately", PLDI 1990); anything else falls back to the
     /// standard library's correctly rounded parser.
-    mutating func number() throws(JSONSyntaxError) -> Double {
+    package mutating func number() throws(JSONSyntaxError) -> Double {
         skipWhitespace()
         let start = index
         guard index < bytes.count else { throw JSONSyntaxError(offset: start, message: "expected a number") }

@@ -2,7 +2,7 @@ import Positioning
 
 extension JSONScanner {
     /// Reads a JSON string at the current position (the opening quote next), decoding escapes (RFC 8259 §7).
-    mutating func string() throws(JSONSyntaxError) -> String {
+    package mutating func string() throws(JSONSyntaxError) -> String {
         guard peek() == UInt8(ascii: "\"") else { throw error("expected a string") }
         index += 1
         let start = index
@@ -37,7 +37,7 @@ extension JSONScanner {
 
     /// Reads a string like `string()`, taking the text from `table` when it is plain ASCII without escapes (the
     /// line readers' anchor and target ids); other strings are decoded by `string()`.
-    mutating func string(_ context: @autoclosure () -> String, interning table: inout StringTable)
+    package mutating func string(_ context: @autoclosure () -> String, interning table: inout StringTable)
         throws(JSONSyntaxError) -> String
     {
         guard peek() == UInt8(ascii: "\"") else { throw error("\(context()): expected a string") }

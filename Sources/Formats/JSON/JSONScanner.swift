@@ -19,12 +19,13 @@ public struct JSONSyntaxError: Error, Sendable, Hashable {
     }
 }
 
-/// A forward-only JSON tokenizer over UTF-8 bytes (RFC 8259), used by the line readers and the venue parser.
+/// A forward-only JSON tokenizer over UTF-8 bytes (RFC 8259), used by the line readers and the venue parser here,
+/// and by the site's MQTT payloads (`Site`), hence `package`.
 ///
 /// It reads one value at a time so that flat JSONL objects parse without building a tree: the caller asks for
 /// keys in turn and reads or skips each value. Numbers also accept `NaN`, `Infinity` and `-Infinity` (written by
 /// Python's `json` module) so that readers can count non-finite values instead of calling the line malformed.
-struct JSONScanner {
+package struct JSONScanner {
     /// The text being scanned.
     let bytes: UnsafeBufferPointer<UInt8>
     /// Index of the next unread byte.
@@ -33,14 +34,14 @@ struct JSONScanner {
     var keyStart = 0
 
     /// Starts scanning at the first byte; the caller keeps `bytes` alive while scanning.
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         self.index = 0
     }
 
     /// Skips spaces, tabs, carriage returns and line feeds.
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             let byte = bytes[index]
             guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
@@ -50,29 +51,29 @@ struct JSONScanner {
 
     /// The next significant byte, after whitespace, or nil at the end.
     @inline(__always)
-    mutating func peek() -> UInt8? {
+    package mutating func peek() -> UInt8? {
         skipWhitespace()
         return index < bytes.count ? bytes[index] : nil
     }
 
     /// Whether only whitespace remains.
-    mutating func atEnd() -> Bool {
+    package mutating func atEnd() -> Bool {
         peek() == nil
     }
 
     /// An error at the current position.
-    func error(_ message: String) -> JSONSyntaxError {
+    package func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: index, message: message)
     }
 
     /// Consumes the given byte (after whitespace) or fails naming what was expected.
-    mutating func expect(_ byte: UInt8, _ what: @autoclosure () -> String) throws(JSONSyntaxError) {
+    package mutating func expect(_ byte: UInt8, _ what: @autoclosure () -> String) throws(JSONSyntaxError) {
         guard peek() == byte else { throw error("expected \(what())") }
         index += 1
     }
 
     /// Consumes `{`; `context` names the value in the error (`truth: expected an object`).
-    mutating func beginObject(_ context: @autoclosure () -> String = "") throws(JSONSyntaxError) {
+    package mutating func beginObject(_ context: @autoclosure () -> String = "") throws(JSONSyntaxError) {
         guard peek() == UInt8(ascii: "{") else {
             let context = context()
             throw error(context.isEmpty ? "expected an object" : "\(context): expected an object")
@@ -83,7 +84,7 @@ struct JSONScanner {
     /// Reads the next key of an object begun with `beginObject`, or returns nil after its closing `}`.
     ///
     /// `first` tracks whether a separating comma is due; start it at true.
-    mutating func nextKey(first: inout Bool) throws(JSONSyntaxError) -> String? {
+    package mutating func nextKey(first: inout Bool) throws(JSONSyntaxError) -> String? {
         guard try atKey(first: &first) else { return nil }
         let key = try string()
         try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
@@ -92,7 +93,7 @@ struct JSONScanner {
 
     /// Reads the next key like `nextKey`, without making a `String` of it: the flat line parsers match it against
     /// their literal keys (`switch key { case "t": ... }`).
-    mutating func nextKeyBytes(first: inout Bool) throws(JSONSyntaxError) -> JSONKey? {
+    package mutating func nextKeyBytes(first: inout Bool) throws(JSONSyntaxError) -> JSONKey? {
         guard try atKey(first: &first) else { return nil }
         let end = plainEnd(from: index + 1, stoppingAtNonASCII: false)
         let key: JSONKey
@@ -127,13 +128,13 @@ struct JSONScanner {
     }
 
     /// Consumes `[`.
-    mutating func beginArray(_ context: @autoclosure () -> String) throws(JSONSyntaxError) {
+    package mutating func beginArray(_ context: @autoclosure () -> String) throws(JSONSyntaxError) {
         guard peek() == UInt8(ascii: "[") else { throw error("\(context()): expected an array") }
         index += 1
     }
 
     /// Whether another element of an array follows; consumes the separator or the closing `]`.
-    mutating func nextElement(first: inout Bool) throws(JSONSyntaxError) -> Bool {
+    package mutating func nextElement(first: inout Bool) throws(JSONSyntaxError) -> Bool {
         guard let byte = peek() else { throw error("unterminated array") }
         if byte == UInt8(ascii: "]") {
             index += 1
@@ -148,13 +149,13 @@ struct JSONScanner {
     }
 
     /// Reads a string value; `context` names the field in the error.
-    mutating func string(_ context: @autoclosure () -> String) throws(JSONSyntaxError) -> String {
+    package mutating func string(_ context: @autoclosure () -> String) throws(JSONSyntaxError) -> String {
         guard peek() == UInt8(ascii: "\"") else { throw error("\(context()): expected a string") }
         return try string()
     }
 
     /// Reads a number (or `NaN`/`Infinity`) value; `context` names the field in the error.
-    mutating func number(_ context: @autoclosure () -> String) throws(JSONSyntaxError) -> Double {
+    package mutating func number(_ context: @autoclosure () -> String) throws(JSONSyntaxError) -> Double {
         guard let byte = peek(), byte == UInt8(ascii: "-") || byte == UInt8(ascii: "N") || byte == UInt8(ascii: "I")
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
         else { throw error("\(context()): expected a number") }
@@ -162,19 +163,19 @@ struct JSONScanner {
     }
 
     /// Reads `true` or `false`; `context` names the field in the error.
-    mutating func bool(_ context: @autoclosure () -> String) throws(JSONSyntaxError) -> Bool {
+    package mutating func bool(_ context: @autoclosure () -> String) throws(JSONSyntaxError) -> Bool {
         if literal("true") { return true }
         if literal("false") { return false }
         throw error("\(context()): expected true or false")
     }
 
     /// Consumes `null` if it comes next.
-    mutating func null() -> Bool {
+    package mutating func null() -> Bool {
         literal("null")
     }
 
     /// Consumes the given ASCII word if it comes next.
-    mutating func literal(_ word: StaticString) -> Bool {
+    package mutating func literal(_ word: StaticString) -> Bool {
         skipWhitespace()
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
@@ -185,7 +186,7 @@ struct JSONScanner {
     }
 
     /// Skips one value of any kind, nested objects and arrays included.
-    mutating func skipValue() throws(JSONSyntaxError) {
+    package mutating func skipValue() throws(JSONSyntaxError) {
         guard let byte = peek() else { throw error("expected a value") }
         switch byte {
         case UInt8(ascii: "{"):
@@ -210,14 +211,14 @@ struct JSONScanner {
 
 /// A key as `JSONScanner.nextKeyBytes` found it: the bytes between its quotes (valid while the scanned text is), or,
 /// for a key with escapes, the decoded text. Matched against literal keys in `switch` statements.
-struct JSONKey: CustomStringConvertible {
-    let raw: UnsafeBufferPointer<UInt8>
-    let decoded: String?
+package struct JSONKey: CustomStringConvertible {
+    package let raw: UnsafeBufferPointer<UInt8>
+    package let decoded: String?
 
-    var description: String { decoded ?? String(decoding: raw, as: UTF8.self) }
+    package var description: String { decoded ?? String(decoding: raw, as: UTF8.self) }
 
     /// Whether `key` is the literal `pattern`.
-    static func ~= (pattern: StaticString, key: JSONKey) -> Bool {
+    package static func ~= (pattern: StaticString, key: JSONKey) -> Bool {
         if let decoded = key.decoded { return decoded == pattern.description }
         guard pattern.utf8CodeUnitCount == key.raw.count else { return false }
         let literal = pattern.utf8Start

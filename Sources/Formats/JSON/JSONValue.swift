@@ -46,7 +46,7 @@ extension JSONScanner {
     static let maximumDepth = 256
 
     /// Reads any value into a tree.
-    mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    package mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
         guard let byte = peek() else { throw error("expected a value") }
         switch byte {

@@ -1,4 +1,4 @@
-import Formats
+import Site
 
 /// What arrives over MQTT from a site's receivers and ESPresense nodes.
 enum SiteTargets {

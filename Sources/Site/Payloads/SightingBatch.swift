@@ -1,4 +1,5 @@
 import BlueDotCore
+import Formats
 import Positioning
 
 /// What one receiver heard in a short while, as it publishes it to `bluedot/<site>/sightings/<receiver>`

@@ -1,5 +1,5 @@
 import BlueDotCore
-import Formats
+import Site
 import Foundation
 import Testing
 

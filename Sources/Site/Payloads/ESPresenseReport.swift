@@ -1,3 +1,5 @@
+import Formats
+
 /// One ESPresense node's report of one device: what the firmware publishes to `<prefix>/devices/<device>/<node>`
 /// (prefix `espresense`; the node is its room name made a slug, `id = slugify(room)` in the firmware's
 /// `src/main.cpp`; the payload is built by `BleFingerprint::fill` in `src/BleFingerprint.cpp`).
