@@ -18,3 +18,12 @@ public protocol HCITransport: Sendable {
     /// Closes the link; the packet stream finishes. Safe to call more than once.
     func close() async
 }
+
+/// An error of a transport that says whether reconnecting could cure it.
+///
+/// A dropped link is worth reopening; a missing permission is not: the kernel refuses every command the same way
+/// however often the scanner reconnects. The scanner stops with an error that is permanent instead of retrying it.
+public protocol HCITransportError: Error {
+    /// True when trying again cannot help: a missing capability, no Bluetooth in the kernel, an invalid address.
+    var isPermanent: Bool { get }
+}

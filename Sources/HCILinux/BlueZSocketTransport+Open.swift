@@ -43,6 +43,9 @@ extension BlueZSocketTransport {
         do throws(SystemError) {
             switch channel {
             case .raw:
+                // An adapter in the kernel's auto power-off window (set up without bluetoothd, to be powered off
+                // 2 s later: `HCI_AUTO_OFF`) is listed as down, so it gets `HCIDEVUP` too, which cancels the
+                // power-off. Checked in the VM test (`Tools/vm`): a scan started in that window keeps its adapter.
                 if !found.isUp { try bringUp(fd, index: found.index) }
                 try System.setsockopt(fd, Int32(SOL_HCI), HCI_FILTER, eventFilter(), label: "setsockopt(HCI_FILTER)")
                 try System.bind(fd, address(index: found.index, channel: UInt16(HCI_CHANNEL_RAW)),

@@ -15,7 +15,9 @@ import Synchronization
 ///
 /// Two channels:
 /// - `.raw` (default) shares the adapter with bluetoothd. The adapter is brought up if it is down
-///   (`HCIDEVUP`, needs `CAP_NET_ADMIN`); opening the socket needs `CAP_NET_RAW`. bluetoothd may change scan
+///   (`HCIDEVUP`, needs `CAP_NET_ADMIN`); sending the scan's commands needs `CAP_NET_RAW` (the kernel lets anyone
+///   open and bind the socket, and refuses the first command outside its safe list with `EPERM`, which stops the
+///   scanner with the missing capability). bluetoothd may change scan
 ///   parameters or stop a scan it did not start, and the kernel may reject some LE commands while its own
 ///   scanning runs.
 /// - `.user` (`HCI_CHANNEL_USER`) takes the adapter exclusively: no interference, every packet type arrives
@@ -80,7 +82,17 @@ public final class BlueZSocketTransport: HCITransport {
     }
 
     /// Writes one packet, H4 indicator first, as the kernel expects. Throws `HCILinuxError`.
-    public func send(_ packet: HCIPacket) async throws { try current.send(packet, transport: name, timeout: writeTimeout) }
+    ///
+    /// On the raw channel the kernel lets anyone open and bind the socket, and checks `CAP_NET_RAW` only when a
+    /// command outside its small safe list is written: `EPERM` then is the permanent `.missingCapability`, not a
+    /// dropped link.
+    public func send(_ packet: HCIPacket) async throws {
+        do {
+            try current.send(packet, transport: name, timeout: writeTimeout)
+        } catch HCILinuxError.system(_, let error) where error.code == EPERM || error.code == EACCES {
+            throw HCILinuxError.missingCapability("CAP_NET_RAW", error)
+        }
+    }
 
     /// Stops the reader, closes the socket and returns once both are done.
     public func close() async { await current.close() }

@@ -2,7 +2,7 @@ import HCI
 
 /// Why a Linux HCI transport could not open, send or keep reading. Each message names the transport and says
 /// what to do about it; the underlying `SystemError` (call and errno) is kept where there is one.
-public enum HCILinuxError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum HCILinuxError: HCITransportError, Sendable, Hashable, CustomStringConvertible {
     /// The kernel has no Bluetooth socket family (`socket(AF_BLUETOOTH)` failed with `EAFNOSUPPORT`).
     case noBluetoothSupport(SystemError)
     /// The process lacks a capability the operation needs (`CAP_NET_RAW` to open, `CAP_NET_ADMIN` to bring up).
@@ -65,6 +65,17 @@ public enum HCILinuxError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(transport): not open"
         case let .system(transport, error):
             return "\(transport): \(error)"
+        }
+    }
+
+    /// Permanent: the missing capability, no Bluetooth in the kernel and the invalid selectors, endpoints and baud
+    /// rates. An absent, blocked or busy adapter may come back (a USB replug, `rfkill unblock`, bluetoothd stopped)
+    /// and so may every failure of the link itself.
+    public var isPermanent: Bool {
+        switch self {
+        case .missingCapability, .noBluetoothSupport, .invalidAdapter, .invalidEndpoint, .invalidBaudRate: true
+        case .noSuchAdapter, .rfkillBlocked, .adapterBusy, .cannotResolve, .connectTimedOut, .framingLost,
+             .writeTimedOut, .notOpen, .system: false
         }
     }
 }

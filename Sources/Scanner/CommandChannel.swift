@@ -23,7 +23,8 @@ enum CommandReply: Sendable, Hashable {
 ///
 /// The session's reader calls `deliver(_:)` with every Command Complete/Status event and `close(reason:)` when
 /// the link ends; `request` sends a command and waits for the reply that names its opcode, failing with
-/// `ScannerError.commandTimedOut` when none comes in time and `.transportDropped` when the link ends first.
+/// `ScannerError.commandTimedOut` when none comes in time, `.transportDropped` when the link ends first and
+/// `.transportRefused` when the transport refuses the command for good (`HCITransportError.isPermanent`).
 final class CommandChannel: Sendable {
     private struct Pending {
         let id: Int
@@ -80,6 +81,8 @@ final class CommandChannel: Sendable {
                 Task { [weak self, transportName] in
                     do {
                         try await send()
+                    } catch let error as any HCITransportError where error.isPermanent {
+                        self?.fail(id: id, with: .transportRefused(transport: transportName, reason: "\(error)"))
                     } catch {
                         self?.fail(id: id, with: .transportDropped(transport: transportName, reason: "\(error)"))
                     }

@@ -14,6 +14,9 @@ public enum ScannerError: Error, Sendable, Hashable, CustomStringConvertible {
     case transportUnavailable(transport: String, reason: String)
     /// The link to the controller closed or failed while a command was outstanding.
     case transportDropped(transport: String, reason: String)
+    /// The link refused a command for a reason no reconnect can cure (`HCITransportError.isPermanent`), such as a
+    /// missing capability.
+    case transportRefused(transport: String, reason: String)
 
     public var description: String {
         switch self {
@@ -29,6 +32,8 @@ public enum ScannerError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot open \(transport): \(reason)"
         case let .transportDropped(transport, reason):
             return "link to \(transport) dropped: \(reason)"
+        case let .transportRefused(transport, reason):
+            return "cannot scan on \(transport): \(reason)"
         }
     }
 
@@ -36,7 +41,7 @@ public enum ScannerError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isTransportFailure: Bool {
         switch self {
         case .transportDropped, .transportUnavailable: true
-        case .commandTimedOut, .commandFailed, .malformedReply, .invalidConfiguration: false
+        case .commandTimedOut, .commandFailed, .malformedReply, .invalidConfiguration, .transportRefused: false
         }
     }
 

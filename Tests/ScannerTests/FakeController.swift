@@ -15,6 +15,9 @@ final class FakeController: HCITransport {
         var failingOpcodes: [UInt16: HCIStatus] = [:]
         /// How many `open()` calls fail before one succeeds (after the first connection).
         var failedReopens = 0
+        /// Commands whose write fails with an error that says whether a reconnect could cure it, as a kernel
+        /// that refuses a command to a process without `CAP_NET_RAW` does.
+        var refusedOpcodes: [UInt16: FakeRefusal] = [:]
     }
 
     private struct State {
@@ -66,6 +69,7 @@ final class FakeController: HCITransport {
             guard let sink = state.sink else { throw FakeError.notOpen }
             state.sent.append(command)
             let opcode = command.opcode.rawValue
+            if let refusal = state.behaviour.refusedOpcodes[opcode] { throw refusal }
             if state.behaviour.silentOpcodes.contains(opcode) { return nil }
             let status = state.behaviour.failingOpcodes[opcode] ?? .success
             let reply = Self.reply(to: command, status: status, state: &state)
@@ -133,4 +137,10 @@ final class FakeController: HCITransport {
 enum FakeError: Error {
     case connectionRefused
     case notOpen
+}
+
+/// A refused write: permanent (a missing permission) or not (a link that went away).
+struct FakeRefusal: HCITransportError, CustomStringConvertible {
+    var isPermanent: Bool
+    var description: String { isPermanent ? "permission denied: missing CAP_NET_RAW" : "write failed: ENETDOWN" }
 }

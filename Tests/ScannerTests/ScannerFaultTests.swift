@@ -71,6 +71,42 @@ import Testing
         #expect(clock.now() == 0, "no time passed: the backoff did not run out")
     }
 
+    /// A write refused for good (a kernel refusing the scan's commands without `CAP_NET_RAW`) ends the run with
+    /// that error at once: no reconnect, no backoff, however long the scan was meant to last.
+    @Test(.timeLimit(.minutes(1))) func permanentRefusalStopsTheRunWithoutRetrying() async throws {
+        let refused = LESetScanParametersCommand.opcode.rawValue
+        let controller = FakeController(.init(refusedOpcodes: [refused: FakeRefusal(isPermanent: true)]))
+        let clock = ManualClock(start: 0)
+        let scanner = Fixture.scanner(controller, clock: clock)
+        await #expect(throws: ScannerError.transportRefused(
+            transport: "fake", reason: "permission denied: missing CAP_NET_RAW")) {
+            try await scanner.run { _ in }
+        }
+        #expect(controller.opens == 1)
+        #expect(scanner.statistics.reconnects == 0)
+        #expect(clock.now() == 0, "no backoff ran")
+        #expect("\(ScannerError.transportRefused(transport: "hci0", reason: "permission denied"))"
+                == "cannot scan on hci0: permission denied")
+    }
+
+    /// The same write refused for a reason a reconnect may cure is a dropped link: the scanner reopens and tries
+    /// again.
+    @Test(.timeLimit(.minutes(1))) func passingRefusalIsADroppedLink() async throws {
+        let refused = LESetScanParametersCommand.opcode.rawValue
+        let controller = FakeController(.init(refusedOpcodes: [refused: FakeRefusal(isPermanent: false)]))
+        let clock = ManualClock(start: 0)
+        let scanner = Fixture.scanner(controller, clock: clock)
+        let run = Task { try await scanner.run { _ in } }
+        #expect(await eventually { scanner.statistics.lastError?.contains("ENETDOWN") == true })
+        controller.update { $0.refusedOpcodes = [:] }
+        await clock.waitForSleepers()  // the backoff
+        clock.advance(by: 0.02)
+        #expect(await eventually { controller.opens == 2 && scanner.isScanning })
+        scanner.stop()
+        try await run.value
+        #expect(scanner.statistics.reconnects == 1)
+    }
+
     @Test func hardwareErrorReRunsInitSequence() async throws {
         let controller = FakeController()
         let scanner = Fixture.scanner(controller)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A virtual Bluetooth LE world for testing BlueDot without radios.
 
-One Bumble LocalLink carries (a) the controller BlueDot's scanner talks to, exposed as H4 over TCP (or a pty),
+One Bumble LocalLink carries (a) the controller BlueDot's scanner talks to, exposed as H4 over TCP (or a pty, or
+the Linux kernel's /dev/vhci, where it becomes a real adapter such as hci0),
 and (b) one Bumble device per configured beacon, each advertising its frame with non-connectable legacy PDUs
 through an extended advertising set. The scanner's controller (scanner_controller.ScannerController) turns
 each PDU into one faithful advertising report whose RSSI follows the log-distance path-loss model from the
@@ -10,6 +11,7 @@ beacon's and the receiver's positions.
 Prints one JSON line when ready, then runs until SIGTERM or SIGINT:
   {"ready": true, "port": N, "beacons": [...ids...]}        (TCP)
   {"ready": true, "pty": "/dev/pts/N", "beacons": [...]}    (--pty)
+  {"ready": true, "vhci": "/dev/vhci", "beacons": [...]}     (--vhci)
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ sys.path.insert(0, HERE)
 
 from bumble.link import LocalLink  # noqa: E402
 from bumble.transport.pty import open_pty_transport  # noqa: E402
+from bumble.transport.vhci import open_vhci_transport  # noqa: E402
 
 import air  # noqa: E402
 import config as world_config  # noqa: E402
@@ -40,6 +43,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=0, help="TCP port for H4 (default 0: pick a free one)")
     parser.add_argument("--pty", nargs="?", const="", default=None, metavar="LINK",
                         help="expose H4 on a pty instead of TCP; optional symlink path to create")
+    parser.add_argument("--vhci", nargs="?", const="/dev/vhci", default=None, metavar="DEVICE",
+                        help="be the controller of a kernel adapter through the vhci driver (default /dev/vhci)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the RSSI noise generator (default 0)")
     parser.add_argument("--noise", type=float, default=None, help="RSSI noise sigma in dB (overrides the file)")
     parser.add_argument("--features", choices=("extended", "legacy"), default="extended",
@@ -57,7 +62,11 @@ async def run(arguments: argparse.Namespace) -> int:
     link = LocalLink()
     scratch = None
     ready: dict = {"ready": True}
-    if arguments.pty is not None:
+    if arguments.vhci is not None:
+        # The kernel registers the adapter (hci0, ...) once the transport has sent its vendor create packet.
+        transport = await open_vhci_transport(arguments.vhci)
+        ready["vhci"] = arguments.vhci
+    elif arguments.pty is not None:
         # Bumble's pty transport reports its replica only through the symlink it makes; resolve that link.
         scratch = None if arguments.pty else tempfile.mkdtemp(prefix="bluedot-world-")
         link_path = arguments.pty or os.path.join(scratch, "h4")
