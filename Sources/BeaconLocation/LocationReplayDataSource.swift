@@ -6,7 +6,7 @@ import Positioning
 /// Plays a location JSONL file (the location stream of `docs/formats.md`) as a data source, paced by its `t`
 /// values on an injected clock, keeping the recorded timestamps.
 ///
-/// The file is read on `start()` with Positioning's `LocationReader`; a missing or malformed file fails the start
+/// The file is read on `start()` with Formats' `LocationReader`; a missing or malformed file fails the start
 /// with its `JSONLinesError` (file and line). With `target`, only that target's fixes are played.
 public final class LocationReplayDataSource: PlaybackLocationDataSource, @unchecked Sendable {
     /// The JSONL file.

@@ -1,0 +1,80 @@
+#!/bin/sh
+# Runs inside the test guest (Tools/vm/run), as PID 1's child, with the host's share at /share:
+#   /share/bin/bluedot   the binary under test          /share/world/   Tools/virtual-world
+#   /share/out/          what each scan printed, its exit code and its times, for Tools/vm/check.py
+# The kernel's hci_vhci module gives a real adapter, hci0, whose controller is the virtual world's Bumble
+# controller on /dev/vhci with beacons on its link. Each scan below is one row of docs/hardening.md's table.
+set -u
+export PATH=/usr/local/bin:/opt/bumble/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export ASAN_OPTIONS=detect_leaks=0
+out=/share/out
+mkdir -p "$out"
+
+if [ -n "${SWIFT_RUNTIME:-}" ]; then
+    # A binary that links the Swift runtime dynamically (a debug build) finds it at the host's path.
+    mkdir -p "$SWIFT_RUNTIME"
+    mount -t 9p -o trans=virtio,version=9p2000.L,ro swiftruntime "$SWIFT_RUNTIME"
+fi
+cp /share/bin/bluedot /usr/local/bin/bluedot
+chmod 755 /usr/local/bin/bluedot
+bluedot --help >/dev/null  # into the page cache: the first scan must start within the kernel's 2 s (below)
+modprobe hci_vhci
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+world_pid=
+start_world() {
+    python3 /share/world/world.py --vhci >/tmp/world.out 2>/tmp/world.err &
+    world_pid=$!
+    while [ ! -e /sys/class/bluetooth/hci0 ]; do
+        kill -0 "$world_pid" 2>/dev/null || { echo "the virtual world died"; cat /tmp/world.err; exit 1; }
+        sleep 0.01
+    done
+}
+stop_world() {
+    kill "$world_pid"; wait "$world_pid" 2>/dev/null
+    while [ -e /sys/class/bluetooth/hci0 ]; do sleep 0.05; done
+}
+
+# scan NAME [setpriv options --] ARGS...: one `bluedot scan`, its output in $out/NAME.*
+scan() {
+    name=$1; shift
+    uptime_s >"$out/$name.start"
+    "$@" >"$out/$name.jsonl" 2>"$out/$name.err"
+    echo $? >"$out/$name.rc"
+    uptime_s >"$out/$name.end"
+    echo "$name: exit $(cat "$out/$name.rc"), $(wc -l <"$out/$name.jsonl") lines, $(uptime_s) s"
+}
+as_nobody_with_caps="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+net_raw,+net_admin --ambient-caps=+net_raw,+net_admin"
+as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+
+# The kernel's auto power-off: without bluetoothd, a new adapter is powered on for its set-up and off again
+# 2 s later. A scan started at once, inside that window, must keep its adapter for its whole duration. btmon
+# watches, so the check can tell whether the scan did start inside the window and that no Close Index came.
+btmon -w "$out/auto-off.btmon" >/dev/null 2>&1 &
+btmon_pid=$!
+sleep 0.5
+start_world
+uptime_s >"$out/auto-off.hci0"
+scan auto-off bluedot scan --hci hci0 --duration 5
+kill "$btmon_pid"; wait "$btmon_pid" 2>/dev/null
+
+# As root, extended scanning (the world's controller offers it), recorded, with btmon capturing the same session.
+btmon -w "$out/raw-root.btmon" >/dev/null 2>&1 &
+btmon_pid=$!
+sleep 0.5
+scan raw-root bluedot scan --hci hci0 --duration 3 --record "$out/raw-root.btsnoop"
+sleep 0.5
+kill "$btmon_pid"; wait "$btmon_pid" 2>/dev/null
+
+scan raw-legacy bluedot scan --hci hci0 --duration 3 --legacy
+scan raw-caps $as_nobody_with_caps bluedot scan --hci hci0 --duration 3
+scan raw-nocaps-up $as_nobody bluedot scan --hci hci0 --duration 3
+scan user-up bluedot scan --hci hci0 --user-channel --duration 3
+scan no-adapter bluedot scan --hci hci7 --duration 3
+hciconfig hci0 down
+scan raw-nocaps-down $as_nobody bluedot scan --hci hci0 --duration 3
+scan user-down bluedot scan --hci hci0 --user-channel --duration 3
+scan raw-after-user bluedot scan --hci hci0 --duration 3
+stop_world
+echo "done at $(uptime_s) s"
