@@ -25,12 +25,12 @@ TLM_REFRESH_S = 1.0
 
 
 async def start_beacon(beacon: config.Beacon, link: LocalLink) -> None:
-    """One Bumble device on the link, advertising `beacon`'s frame with non-connectable legacy PDUs."""
+    """One Bumble device on the link, advertising `beacon`'s frame with non-connectable PDUs, legacy or extended."""
     controller = Controller(f"beacon-{beacon.address}", link=link)
     address = hci.Address(beacon.address, hci.Address.RANDOM_DEVICE_ADDRESS)
     device = Device(address=address, host=Host(controller, AsyncPipeSink(controller)))
     await device.power_on()
-    properties = AdvertisingEventProperties(is_connectable=False, is_scannable=False, is_legacy=True)
+    properties = AdvertisingEventProperties(is_connectable=False, is_scannable=False, is_legacy=beacon.pdu == "legacy")
     parameters = AdvertisingParameters(
         advertising_event_properties=properties,
         primary_advertising_interval_min=beacon.interval_ms,

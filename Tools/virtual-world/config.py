@@ -41,6 +41,7 @@ class Beacon:
     path_loss_exponent: float
     interval_ms: float
     fields: dict[str, Any]
+    pdu: str = "legacy"  # "legacy" PDUs, or "extended" ones (ADV_EXT_IND and AUX_ADV_IND: heard by extended scans only)
     track: Any = None  # a track.Track for a moving tag (site.py); None for a beacon that stays at `position`
 
     def position_at(self, elapsed_s: float) -> Position:
@@ -138,13 +139,16 @@ def parse_beacon(entry: Any, index: int, path: str, defaults: dict, position: Po
 
     measured = number("measuredPower", -59.0)
     address = _address(index + 1, entry.get("address"), path)
-    fields = {k: v for k, v in entry.items() if k not in ("x", "y", "z", "track", "loop")}
+    fields = {k: v for k, v in entry.items() if k not in ("x", "y", "z", "track", "loop", "pdu")}
+    pdu = get_field(entry, "pdu", path, str, default="legacy")
+    if pdu not in ("legacy", "extended"):
+        raise ConfigError(f"{path}.pdu: {pdu!r} is not legacy or extended")
     beacon = Beacon(
         id=_canonical_id(frame, fields, address, path), frame=frame, address=address,
         position=position if position is not None else parse_position(entry, path), measured_power=measured,
         advertised_power=int(round(number("advertisedPower", measured))),
         path_loss_exponent=number("pathLossExponent", 2.0), interval_ms=number("intervalMs", 100.0),
-        fields=fields,
+        fields=fields, pdu=pdu,
     )
     if beacon.interval_ms < 20:
         raise ConfigError(f"{path}.intervalMs: {beacon.interval_ms} is below the 20 ms minimum")

@@ -9,6 +9,7 @@ import os
 import select
 import subprocess
 import sys
+import tempfile
 import unittest
 
 from bumble import hci
@@ -24,9 +25,9 @@ TIMEOUT_S = 10.0
 
 
 class World:
-    def __init__(self, *extra: str) -> None:
+    def __init__(self, *extra: str, config: str = CONFIG) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "world.py"), "--config", CONFIG, *extra],
+            [sys.executable, os.path.join(HERE, "world.py"), "--config", config, *extra],
             stdout=subprocess.PIPE, text=True,
         )
         ready, _, _ = select.select([self.process.stdout], [], [], TIMEOUT_S)
@@ -116,6 +117,32 @@ class WorldTests(unittest.TestCase):
         for report in extended:
             self.assertEqual(report.event_type, 0x10)  # legacy PDU, non-connectable, non-scannable
             self.assertEqual(report.rssi, EXPECTED[str(report.address).split("/")[0]])
+
+    def test_extended_pdus_reach_extended_scans_only(self) -> None:
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as config:
+            json.dump({"receiver": {"x": 0, "y": 0, "z": 1}, "beacons": [
+                {"frame": "ibeacon", "address": "C0:00:00:00:00:06", "uuid": "f7826da6-4fa2-4e98-8024-bc5b71e0893e",
+                 "major": 1, "minor": 8, "x": 2, "y": 0, "z": 1, "pdu": "extended"}]}, config)
+            config.flush()
+            runs = {}
+            for name, packets in (
+                ("extended", (RESET, SET_EVENT_MASK, LE_SET_EVENT_MASK_ALL, LE_SET_EXT_SCAN_PARAMETERS,
+                              LE_SET_EXT_SCAN_ENABLE)),
+                ("legacy", (RESET, SET_EVENT_MASK, LE_SET_SCAN_PARAMETERS, LE_SET_SCAN_ENABLE)),
+            ):
+                world = World(config=config.name)
+                try:
+                    for packet in packets:
+                        world.send(packet)
+                    runs[name] = world.events(0.8)
+                finally:
+                    world.close()
+        extended = reports(runs["extended"], hci.HCI_LE_Extended_Advertising_Report_Event)
+        self.assertTrue(extended)
+        for report in extended:
+            self.assertEqual(report.event_type, 0x00)  # an extended PDU: non-connectable, non-scannable, not legacy
+            self.assertEqual(report.rssi, expected_rssi(-59, 2.0, (2, 0, 1)))
+        self.assertFalse(reports(runs["legacy"], hci.HCI_LE_Advertising_Report_Event))
 
     def test_legacy_features_reject_extended_commands(self) -> None:
         world = World("--features", "legacy")

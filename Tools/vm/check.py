@@ -21,8 +21,10 @@ OUT = ""
 BINARY = ""
 GUEST_STATUS = ""
 
-# The virtual world's beacons (Tools/virtual-world/beacons.json) that a scan must hear, by frame type.
+# The virtual world's beacons (Tools/vm/world.json) that a scan must hear, by frame type.
 EXPECTED_TYPES = {"ibeacon", "eddystone-uid", "altbeacon"}
+# The beacon of Tools/vm/world.json that advertises with extended PDUs: extended scans hear it, legacy ones do not.
+EXTENDED_PDU_BEACON = "C0:00:00:00:00:06"
 
 # btsnoop monitor opcodes (BlueZ src/shared/btsnoop.h).
 MONITOR_COMMAND, MONITOR_EVENT, MONITOR_CLOSE_INDEX, MONITOR_INDEX_INFO = 2, 3, 9, 10
@@ -100,13 +102,17 @@ class KernelPathTests(unittest.TestCase):
         self.assertEqual(sightings(name), [], f"{name}: sightings despite the error")
         self.assertNotIn("retrying", err, f"{name}: a permanent error was retried")
         took = float(read(name, "end")) - float(read(name, "start"))
-        self.assertLess(took, 2.5, f"{name}: took {took:.1f} s of its 3 s: it should stop at once")
+        self.assertLess(took, 15, f"{name}: took {took:.1f} s of its 30 s: it should stop at once")
 
     def test_raw_as_root_extended(self):
-        self.assert_heard("raw-root", procedure="extended")
+        lines = self.assert_heard("raw-root", procedure="extended")
+        extended = [line for line in lines if line["address"] == EXTENDED_PDU_BEACON]
+        self.assertGreater(len(extended), 5, "the extended advertising was not heard through hci0")
+        self.assertEqual({line["id"] for line in extended}, {"ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:8"})
 
     def test_raw_as_root_legacy(self):
-        self.assert_heard("raw-legacy", procedure="legacy")
+        lines = self.assert_heard("raw-legacy", procedure="legacy")
+        self.assertNotIn(EXTENDED_PDU_BEACON, {line["address"] for line in lines}, "a legacy scan heard extended PDUs")
 
     def test_raw_unprivileged_with_ambient_capabilities(self):
         self.assert_heard("raw-caps")
@@ -137,8 +143,38 @@ class KernelPathTests(unittest.TestCase):
         self.assertEqual(without_time(captured), without_time(recorded), "btmon heard other reports")
 
     def test_a_scan_started_in_the_auto_off_window_keeps_its_adapter(self):
-        lines = self.assert_heard("auto-off")
-        records = monitor_records(os.path.join(OUT, "auto-off.btmon"))
+        inside = 0
+        for name in ("auto-off-1", "auto-off-2"):
+            with self.subTest(name):
+                hit = self.assert_kept_adapter(name)
+                inside += hit
+        # Both rounds starting too late (a loaded host) leaves the race unexercised: said, not failed.
+        print(f"\nauto-off: {inside} of 2 scans started inside the kernel's window"
+              + ("" if inside else "; the race was not exercised in this run"), file=sys.stderr)
+
+    def test_the_shipped_unit_runs_bluedot_as_its_user_with_two_capabilities(self):
+        self.assertTrue(os.path.exists(os.path.join(OUT, "systemd.show")),
+                        "the boot under systemd left no results (its log is above)")
+        show = dict(line.split("=", 1) for line in read("systemd", "show").splitlines() if "=" in line)
+        self.assertEqual((show["ActiveState"], show["SubState"]), ("active", "running"), read("systemd", "journal"))
+        self.assertEqual(show["User"], "bluedot")
+        self.assertEqual(show["NRestarts"], "0")
+        status = dict(line.split(":", 1) for line in read("systemd", "status").splitlines())
+        self.assertEqual(status["Uid"].split()[0], read("systemd", "uid").strip(), "not the bluedot user")
+        scanning = (1 << 12) | (1 << 13)  # CAP_NET_ADMIN, CAP_NET_RAW
+        for field in ("CapEff", "CapPrm", "CapAmb", "CapBnd"):
+            self.assertEqual(int(status[field], 16), scanning, f"{field}: {status[field].strip()}")
+        self.assertEqual(status["NoNewPrivs"].strip(), "1")
+        locations = json.loads(read("systemd", "locations"))
+        self.assertTrue(locations, "no location from the service: " + read("systemd", "journal")[-2000:])
+        self.assertGreaterEqual(locations[0]["anchors"], 3)
+        stopped = dict(line.split("=", 1) for line in read("systemd", "stopped").splitlines() if "=" in line)
+        self.assertEqual((stopped["Result"], stopped["ExecMainStatus"]), ("success", "0"), "not a clean stop")
+
+    def assert_kept_adapter(self, name: str) -> bool:
+        """The scan's adapter stayed up for its 5 s; returns whether the scan started inside the 2 s window."""
+        lines = self.assert_heard(name)
+        records = monitor_records(os.path.join(OUT, f"{name}.btmon"))
         info = next((t for t, op, _ in records if op == MONITOR_INDEX_INFO), None)
         self.assertIsNotNone(info, "btmon saw no adapter set up")
         first = next((t for t, op, _ in records if op == MONITOR_COMMAND and t > info), None)
@@ -147,12 +183,12 @@ class KernelPathTests(unittest.TestCase):
         self.assertEqual([t for t in closes if t > first], [], "the adapter was powered off under the scan")
         span = max(line["t"] for line in lines) - min(line["t"] for line in lines)
         self.assertGreater(span, 4.0, f"sightings stopped after {span:.1f} s of 5")
-        # Whether this run met the race at all: the scan opened the adapter before the kernel powered it off.
+        # Whether the scan met the race: it opened the adapter before the kernel powered it off.
         inside = not any(t < first for t in closes)
-        print(f"\nauto-off: the scan's first command came {first - info:.2f} s after the adapter's set-up, "
+        print(f"\n{name}: the scan's first command came {first - info:.2f} s after the adapter's set-up, "
               + ("inside the kernel's auto power-off window" if inside
-                 else "after the kernel had powered it off (the window was missed; the scan brought it up)"),
-              file=sys.stderr)
+                 else "after the kernel had powered it off (the scan brought it up)"), file=sys.stderr)
+        return inside
 
 def main() -> int:
     global OUT, BINARY, GUEST_STATUS

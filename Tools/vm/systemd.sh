@@ -1,0 +1,65 @@
+#!/bin/sh
+# Runs inside the test guest's second boot, under systemd (started by the image's bluedot-vm-hook.service), with
+# the host's share at /share. Installs the shipped unit, Tools/systemd/bluedot.service, unchanged, starts BlueDot
+# with it in self mode on hci0 (the virtual world's controller behind /dev/vhci), and writes what the service
+# became to /share/out/systemd.*: its state, user and capabilities, its journal and the API's locations.
+set -u
+export PATH=/usr/local/bin:/opt/bumble/bin:/usr/sbin:/usr/bin:/sbin:/bin
+out=/share/out
+mkdir -p "$out"
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+echo "systemd up at $(uptime_s) s"
+
+if [ -n "${SWIFT_RUNTIME:-}" ]; then
+    mkdir -p "$SWIFT_RUNTIME"
+    mount -t 9p -o trans=virtio,version=9p2000.L,ro swiftruntime "$SWIFT_RUNTIME"
+fi
+install -m 755 /share/bin/bluedot /usr/local/bin/bluedot
+getent passwd bluedot >/dev/null || useradd --system --no-create-home --shell /usr/sbin/nologin bluedot
+install -d -o root -g bluedot -m 750 /etc/bluedot
+install -m 640 -g bluedot /share/world/beacons.venue.json /etc/bluedot/world.venue.json
+cat >/etc/bluedot/bluedot.conf <<'EOF'
+hci = hci0
+venue = /etc/bluedot/world.venue.json
+mode = self
+listen = 127.0.0.1:8080
+EOF
+chgrp bluedot /etc/bluedot/bluedot.conf && chmod 640 /etc/bluedot/bluedot.conf
+install -m 644 /share/bluedot.service /etc/systemd/system/bluedot.service
+# An AddressSanitizer build: no leak report at the service's stop.
+mkdir -p /etc/systemd/system/bluedot.service.d
+printf '[Service]\nEnvironment=ASAN_OPTIONS=detect_leaks=0\n' >/etc/systemd/system/bluedot.service.d/asan.conf
+systemctl daemon-reload
+
+modprobe hci_vhci
+systemd-run --unit=bluedot-world --quiet /opt/bumble/bin/python3 /share/world/world.py --vhci --config /share/world.json
+while [ ! -e /sys/class/bluetooth/hci0 ]; do sleep 0.05; done
+systemctl start bluedot
+echo "bluedot started at $(uptime_s) s"
+
+# Wait for the dot: the API lists the receiver's location once the beacons are heard.
+python3 - >"$out/systemd.locations" <<'EOF'
+import json, time, urllib.request
+deadline = time.monotonic() + 60
+last = "none"
+while time.monotonic() < deadline:
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:8080/api/locations", timeout=2) as reply:
+            last = reply.read().decode()
+            if json.loads(last):
+                break
+    except (OSError, ValueError):
+        pass
+    time.sleep(0.5)
+print(last)
+EOF
+echo "locations at $(uptime_s) s"
+
+pid=$(systemctl show -p MainPID --value bluedot)
+systemctl show -p ActiveState -p SubState -p User -p MainPID -p NRestarts bluedot >"$out/systemd.show"
+grep -E '^(Uid|Gid|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' "/proc/$pid/status" >"$out/systemd.status"
+id -u bluedot >"$out/systemd.uid"
+systemctl stop bluedot
+systemctl show -p ActiveState -p Result -p ExecMainStatus bluedot >"$out/systemd.stopped"
+journalctl -u bluedot --no-pager -o cat >"$out/systemd.journal" 2>&1
+echo "done at $(uptime_s) s"
