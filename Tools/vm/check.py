@@ -26,6 +26,8 @@ EXPECTED_TYPES = {"ibeacon", "eddystone-uid", "altbeacon"}
 # The beacon of Tools/vm/world.json that advertises with extended PDUs: extended scans hear it, legacy ones do not.
 EXTENDED_PDU_BEACON = "C0:00:00:00:00:06"
 
+# btsnoop times count microseconds from 0 AD; this many of them lie before the Unix epoch.
+BTSNOOP_EPOCH_OFFSET_US = 0x00DCDDB30F2F8000
 # btsnoop monitor opcodes (BlueZ src/shared/btsnoop.h).
 MONITOR_COMMAND, MONITOR_EVENT, MONITOR_CLOSE_INDEX, MONITOR_INDEX_INFO = 2, 3, 9, 10
 # The kernel powers an adapter set up without bluetoothd off this long after its set-up (HCI_AUTO_OFF_TIMEOUT).
@@ -64,7 +66,7 @@ def without_time(lines: list[dict]) -> collections.Counter:
 
 
 def monitor_records(path: str) -> list[tuple[float, int, bytes]]:
-    """(seconds, opcode, payload) of each record of a btmon capture (btsnoop, datalink 2001)."""
+    """(Unix seconds, opcode, payload) of each record of a btmon capture (btsnoop, datalink 2001)."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:8] != b"btsnoop\0" or struct.unpack(">II", data[8:16])[1] != 2001:
@@ -75,7 +77,7 @@ def monitor_records(path: str) -> list[tuple[float, int, bytes]]:
         payload = data[offset + 24:offset + 24 + included]
         if len(payload) < included:
             break  # btmon was stopped mid-record
-        records.append((stamp / 1e6, flags & 0xFFFF, payload))
+        records.append(((stamp - BTSNOOP_EPOCH_OFFSET_US) / 1e6, flags & 0xFFFF, payload))
         offset += 24 + included
     return records
 
@@ -167,9 +169,23 @@ class KernelPathTests(unittest.TestCase):
         self.assertEqual(status["NoNewPrivs"].strip(), "1")
         locations = json.loads(read("systemd", "locations"))
         self.assertTrue(locations, "no location from the service: " + read("systemd", "journal")[-2000:])
-        self.assertGreaterEqual(locations[0]["anchors"], 3)
+        self.assertEqual(locations[0]["target"], "self", "not the gateway's own location")
+        self.assertIn("x", locations[0])
         stopped = dict(line.split("=", 1) for line in read("systemd", "stopped").splitlines() if "=" in line)
         self.assertEqual((stopped["Result"], stopped["ExecMainStatus"]), ("success", "0"), "not a clean stop")
+
+    def test_the_kernel_lists_an_adapter_in_its_auto_off_window_as_down(self):
+        listed = float(read("listing", "time"))
+        self.assertIn("DOWN", read("listing", "hciconfig"), "hciconfig listed the new adapter as up")
+        records = monitor_records(os.path.join(OUT, "listing.btmon"))
+        info = next((t for t, op, _ in records if op == MONITOR_INDEX_INFO), None)
+        closes = [t for t, op, _ in records if op == MONITOR_CLOSE_INDEX]
+        self.assertIsNotNone(info, "btmon saw no adapter set up")
+        self.assertTrue(closes, "the kernel did not power the idle adapter off")
+        # Listed while still powered: the power-off came after the listing.
+        self.assertLess(listed, closes[0], "the adapter was listed after the kernel had powered it off")
+        print(f"\nlisting: listed as DOWN {listed - info:.2f} s after its set-up; powered off "
+              f"{closes[0] - info:.2f} s after it", file=sys.stderr)
 
     def assert_kept_adapter(self, name: str) -> bool:
         """The scan's adapter stayed up for its 5 s; returns whether the scan started inside the 2 s window."""

@@ -63,6 +63,20 @@ for round in 1 2; do
     [ "$round" = 2 ] || stop_world
 done
 
+# Why that holds: the kernel lists an adapter in its auto power-off window as down (though it is powered), so BlueDot
+# brings it up with HCIDEVUP, which cancels the power-off. A new adapter, listed by hciconfig inside the window while
+# btmon watches for the power-off that follows, shows it.
+stop_world
+btmon -w "$out/listing.btmon" >/dev/null 2>&1 &
+btmon_pid=$!
+sleep 0.5
+start_world
+sleep 0.8
+date +%s.%N >"$out/listing.time"
+hciconfig hci0 >"$out/listing.hciconfig" 2>&1
+sleep 3
+kill "$btmon_pid"; wait "$btmon_pid" 2>/dev/null
+
 # As root, extended scanning (the world's controller offers it), recorded, with btmon capturing the same session.
 btmon -w "$out/raw-root.btmon" >/dev/null 2>&1 &
 btmon_pid=$!
