@@ -145,6 +145,23 @@ public final class DeviceIdentifier: Sendable {
     }
 }
 
+extension DeviceIdentifier {
+    /// The target of an observation made elsewhere (a site receiver's batch, an observation file): a device's
+    /// beacon id or address becomes the device's id; an address no device claims (`mac:…`) is a stranger's (nil);
+    /// other ids (device ids, beacon ids, names) as they are.
+    public func target(ofObservation id: String) -> String? {
+        let isAddress = id.hasPrefix("mac:")
+        guard isAddress || id.hasPrefix("ibeacon:") || id.hasPrefix("eddystone:") || id.hasPrefix("altbeacon:") else {
+            return id
+        }
+        switch identify(reportedID: id) {
+        case .device(let device): return device
+        case .beacon: return id
+        case .stranger: return isAddress ? nil : id
+        }
+    }
+}
+
 extension DeviceIdentifier.Identity {
     /// The target id: the device's or the beacon's; nil for a stranger.
     public var targetID: String? {

@@ -50,12 +50,14 @@ public struct ReceiverApp: Sendable {
         var settings = SightingPublisher.Settings()
         settings.bufferSeconds = c.site.bufferSeconds
         settings.allow = c.site.allow
+        // The receiver resolves: only devices and known beacons are published, strangers only counted.
+        let devices = try c.deviceIdentifier(logger: logger)
         let publisher = SightingPublisher(client: client, topics: topics, receiver: receiver, settings: settings,
-                                          clock: clock, logger: logger)
+                                          devices: devices, clock: clock, logger: logger)
         self.publisher = publisher
         recording = try c.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
-        let inputs = try SourceFactory.make(c, venue: Venue(name: "receiver", anchors: []), recorder: recording,
-                                            clock: clock, logger: logger)
+        let inputs = try SourceFactory.make(c, venue: Venue(name: "receiver", anchors: []), devices: devices,
+                                            recorder: recording, clock: clock, logger: logger)
         runner = InputRunner(
             inputs: inputs, pipeline: nil, clock: clock,
             policy: InputRunner.Policy(restartDelaySeconds: 2, tickSeconds: nil), logger: logger,
