@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "BeaconLocationTests",
             dependencies: [
-                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning", "Formats",
+                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices",
                 "BlueDotCore", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -246,6 +246,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "HCI", "HCILinux", "Scanner", "bluedot", "Site", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
+                "Devices",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -105,7 +105,7 @@ public struct GatewayApp: Sendable {
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
             sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock, site: site,
-            rooms: rooms, history: history)
+            rooms: rooms, history: history, names: devices.registry.names)
         if GatewayResources.root == nil {
             // Positioning and its outputs go on without them; the page and /api/openapi.json cannot.
             logger.error("the gateway's page and API document are missing",

@@ -47,7 +47,7 @@ import Testing
             try await client.execute(uri: "/api/display", method: .get) { response in
                 #expect(String(buffer: response.body) == """
                     {"wanderExtentFactor":0.5,"navigationPointHeightFactor":0.125,"initialZoomScale":250.0,\
-                    "staleAfterSeconds":5.0}
+                    "staleAfterSeconds":5.0,"targetNames":{}}
                     """)
             }
         }

@@ -89,7 +89,8 @@ public final class SightingPublisher: Sendable {
     private let state: LockedValue<State>
 
     /// Creates the publisher; `run()` sends on its own schedule, `offer` on volume. `devices`, the receiver's
-    /// identifier, gives the count of strangers heard to the telemetry (a count, never an address).
+    /// identifier, gives the telemetry the count of strangers heard (a count, never an address) and of the
+    /// devices' private addresses resolved.
     public init(
         client: MQTTClient, topics: SiteTopics, receiver: String, settings: Settings = Settings(),
         devices: DeviceIdentifier? = nil, clock: any BlueDotClock, logger: Logger
@@ -193,7 +194,11 @@ public final class SightingPublisher: Sendable {
         w.raw("filtered", "\(stats.filtered)")
         w.raw("buffered", "\(stats.buffered)")
         w.raw("batches", "\(stats.batches)")
-        if let devices { w.raw("strangers", "\(devices.statistics.strangers)") }
+        if let devices {
+            let d = devices.statistics
+            w.raw("strangers", "\(d.strangers)")
+            w.raw("privateAddressesResolved", "\(d.resolver.resolved)")
+        }
         w.raw("connected", client.isConnected ? "true" : "false")
         return Array(w.finish().utf8)
     }
