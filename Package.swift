@@ -255,7 +255,7 @@ let package = Package(
         // Built here for the regression tests; `Tools/fuzz/Package.swift` builds them for libFuzzer.
         .target(
             name: "FuzzTargets",
-            dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay"],
+            dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay", "Devices"],
             path: "Tools/fuzz/FuzzTargets",
             swiftSettings: strict
         ),
