@@ -32,7 +32,7 @@ public enum DeviceRegistryFile {
         do {
             document = try JSONValue.parse(utf8)
         } catch {
-            let (line, column) = position(of: error.offset ?? 0, in: utf8)
+            let (line, column) = VenueLoader.position(of: error.offset ?? 0, in: utf8)
             throw DeviceRegistryError(file: file, path: "line \(line), column \(column)", message: error.message)
         }
         guard case .object(let root) = document else {
@@ -126,15 +126,5 @@ public enum DeviceRegistryFile {
             }
         }
         return device
-    }
-
-    static func position(of offset: Int, in utf8: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        for i in 0..<min(offset, utf8.count) where utf8[i] == 0x0A {
-            line += 1
-            lineStart = i + 1
-        }
-        return (line, offset - lineStart + 1)
     }
 }

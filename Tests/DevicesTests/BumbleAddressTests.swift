@@ -7,16 +7,11 @@ import Testing
 /// world's library) resolve with the registry's key, and those of another key do not. Bumble takes the IRK least
 /// significant byte first (SMP's order); the registry writes it most significant first. Needs a Python with
 /// bumble (BLUEDOT_PYTHON or .venv/bin/python); skipped without one unless BLUEDOT_REQUIRE_INTEGRATION=1.
-@Suite(.enabled(if: BumbleAddressTests.python != nil
+@Suite(.enabled(if: BumblePython.path != nil
                     || ProcessInfo.processInfo.environment["BLUEDOT_REQUIRE_INTEGRATION"] == "1",
                 "no Python with bumble: set BLUEDOT_PYTHON or create .venv"))
 struct BumbleAddressTests {
-    static var python: String? {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
-        let path = ProcessInfo.processInfo.environment["BLUEDOT_PYTHON"] ?? root.path + "/.venv/bin/python"
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-    }
+    static var python: String? { BumblePython.path }
 
     /// `count` RPAs Bumble makes from `irkHex` (registry order), as `AA:BB:…`.
     static func bumbleAddresses(irkHex: String, count: Int) throws -> [BDAddress] {
@@ -56,5 +51,15 @@ struct BumbleAddressTests {
         }
         for a in others { #expect(ids.identify(address: a, type: .random, beaconID: nil, at: 0) == .stranger, "\(a)") }
         #expect(ids.statistics.strangers == 20 && ids.statistics.privateStrangers == 20)
+    }
+}
+
+/// The Python with Bumble: `BLUEDOT_PYTHON`, else the package's `.venv/bin/python`, when executable.
+enum BumblePython {
+    static var path: String? {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let path = ProcessInfo.processInfo.environment["BLUEDOT_PYTHON"] ?? root.path + "/.venv/bin/python"
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 }

@@ -61,7 +61,7 @@ import Testing
 
     @Test func anUnknownFieldStopsTheLoad() {
         #expect(Self.error(#"{"devices": [{"id": "a", "irks": "ec0234a357c8ad05341010a60a397d9b"}]}"#).hasPrefix(
-            "devices.json: devices[0].irks: unknown field (a device has address, altbeacon, eddystone, espresense, id, ibeacon, irk, name)"))
+            "devices.json: devices[0].irks: unknown field (a device has address, altbeacon, eddystone, espresense, ibeacon, id, irk, name)"))
         #expect(Self.error(#"{"devices": [], "version": 1}"#)
             == "devices.json: version: unknown field (a registry has devices)")
     }

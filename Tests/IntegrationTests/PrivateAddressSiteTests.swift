@@ -46,13 +46,8 @@ struct PrivateAddressSiteTests {
             PrivateAddressSiteTests.script, "--config", sitePath, "--host", "127.0.0.1", "--venue", venuePath,
         ])
         defer { world.kill() }
-        var ready: [String: Any] = [:]
-        #expect(await world.waitForOutput(timeout: .seconds(60)) { text in
-            guard let line = text.split(separator: "\n").first,
-                  let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return false }
-            ready = object
-            return true
-        }, "site.py did not get ready: \(world.standardError.suffix(2000))")
+        let ready = try #require(await world.readyObject(timeout: .seconds(60)),
+                                 "site.py did not get ready: \(world.standardError.suffix(2000))")
         let ports = try #require(ready["receivers"] as? [String: [String: Any]])
 
         // Everything that crosses the broker, from the start.
