@@ -45,7 +45,7 @@ public enum BlueZKeys {
             case ("IdentityResolvingKey", "Key"):
                 guard let bytes = IdentityResolvingKey.hexBytes(value),
                       let irk = IdentityResolvingKey(littleEndianBytes: bytes) else {
-                    throw DeviceRegistryError(file: file, path: "line \(n + 1), [IdentityResolvingKey] Key",
+                    throw DeviceRegistryError(file: file, line: n + 1, field: "[IdentityResolvingKey] Key",
                                               message: "expected 32 hex digits, got \"\(value)\"")
                 }
                 entry.irk = irk
@@ -65,10 +65,10 @@ public enum BlueZKeys {
             }
         }
         guard fm.fileExists(atPath: directory) else {
-            throw DeviceRegistryError(file: directory, path: "", message: "no such folder (BlueZ keeps /var/lib/bluetooth)")
+            throw DeviceRegistryError(file: directory, field: "", message: "no such folder (BlueZ keeps /var/lib/bluetooth)")
         }
         guard (try? fm.contentsOfDirectory(atPath: directory)) != nil else {
-            throw DeviceRegistryError(file: directory, path: "",
+            throw DeviceRegistryError(file: directory, field: "",
                                       message: "cannot list the folder (not a folder, or BlueZ's, which is root's only)")
         }
         // One adapter's folder holds devices' folders with an info file; the root holds adapters' folders.

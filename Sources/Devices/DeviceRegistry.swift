@@ -80,7 +80,7 @@ public struct DeviceRegistry: Sendable, Hashable {
 
         mutating func add(_ d: Device, index i: Int) throws(DeviceRegistryError) {
             if let first = ids[d.id] {
-                throw DeviceRegistryError(file: file, path: "devices[\(i)].id",
+                throw DeviceRegistryError(file: file, field: "devices[\(i)].id",
                                           message: "duplicate id \"\(d.id)\" (first at devices[\(first)])")
             }
             ids[d.id] = i
@@ -88,7 +88,7 @@ public struct DeviceRegistry: Sendable, Hashable {
                 + d.addresses.map { ("address", "address:\($0)", "\($0)") } + d.espresense.map { ("espresense", "espresense:" + $0, $0) }
             for (field, key, shown) in keyed {
                 if let owner = identities[key], owner != d.id {
-                    throw DeviceRegistryError(file: file, path: "devices[\(i)].\(field)",
+                    throw DeviceRegistryError(file: file, field: "devices[\(i)].\(field)",
                                               message: "\(shown) already belongs to \"\(owner)\"")
                 }
                 identities[key] = d.id

@@ -21,7 +21,7 @@ public enum DeviceRegistryFile {
     public static func load(path: String) throws(DeviceRegistryError) -> DeviceRegistry {
         let file = path.split(separator: "/").last.map(String.init) ?? path
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DeviceRegistryError(file: file, path: "", message: "cannot read \(path)")
+            throw DeviceRegistryError(file: file, field: "", message: "cannot read \(path)")
         }
         return try parse([UInt8](data), file: file)
     }
@@ -33,19 +33,19 @@ public enum DeviceRegistryFile {
             document = try JSONValue.parse(utf8)
         } catch {
             let (line, column) = VenueLoader.position(of: error.offset ?? 0, in: utf8)
-            throw DeviceRegistryError(file: file, path: "line \(line), column \(column)", message: error.message)
+            throw DeviceRegistryError(file: file, line: line, column: column, field: "", message: error.message)
         }
         guard case .object(let root) = document else {
-            throw DeviceRegistryError(file: file, path: "", message: "expected an object, got \(document.kindName)")
+            throw DeviceRegistryError(file: file, field: "", message: "expected an object, got \(document.kindName)")
         }
         if let unknown = root.keys.sorted().first(where: { $0 != "devices" }) {
-            throw DeviceRegistryError(file: file, path: unknown, message: "unknown field (a registry has devices)")
+            throw DeviceRegistryError(file: file, field: unknown, message: "unknown field (a registry has devices)")
         }
         guard let list = root["devices"] else {
-            throw DeviceRegistryError(file: file, path: "devices", message: "missing")
+            throw DeviceRegistryError(file: file, field: "devices", message: "missing")
         }
         guard case .array(let entries) = list else {
-            throw DeviceRegistryError(file: file, path: "devices", message: "expected an array, got \(list.kindName)")
+            throw DeviceRegistryError(file: file, field: "devices", message: "expected an array, got \(list.kindName)")
         }
         var devices: [Device] = []
         for (i, entry) in entries.enumerated() {
@@ -56,7 +56,7 @@ public enum DeviceRegistryFile {
 
     private static func device(_ value: JSONValue, path: String, file: String) throws(DeviceRegistryError) -> Device {
         func fail(_ field: String, _ message: String) -> DeviceRegistryError {
-            DeviceRegistryError(file: file, path: field.isEmpty ? path : "\(path).\(field)", message: message)
+            DeviceRegistryError(file: file, field: field.isEmpty ? path : "\(path).\(field)", message: message)
         }
         guard case .object(let fields) = value else { throw fail("", "expected an object, got \(value.kindName)") }
         if let unknown = fields.keys.sorted().first(where: { !deviceFields.contains($0) }) {

@@ -25,7 +25,7 @@ public enum ESPresenseDevices {
             var d = Device(id: naming.id(for: e.name ?? e.id, fallback: "espresense"), name: e.name ?? e.id)
             if lower.hasPrefix("irk:") {
                 guard let irk = IdentityResolvingKey(hex: lower.dropFirst(4)) else {
-                    throw DeviceRegistryError(file: file, path: "\(e.path).id",
+                    throw DeviceRegistryError(file: file, line: e.line, field: "\(e.path).id",
                                               message: "an irk: id needs 32 hex digits, got \"\(e.id)\"")
                 }
                 d.irks = [irk]

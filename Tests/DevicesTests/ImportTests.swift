@@ -67,7 +67,7 @@ import Testing
 
     @Test func aBadBlueZKeyNamesTheFileAndLine() {
         let bad = Self.phoneInfo.replacingOccurrences(of: "Key=9B7D390AA610103405ADC857A33402EC", with: "Key=9B7D")
-        #expect(throws: DeviceRegistryError(file: "info", path: "line 11, [IdentityResolvingKey] Key",
+        #expect(throws: DeviceRegistryError(file: "info", line: 11, field: "[IdentityResolvingKey] Key",
                                             message: "expected 32 hex digits, got \"9B7D\"")) {
             try BlueZKeys.parseInfo(bad, address: .zero, file: "info")
         }
@@ -137,7 +137,7 @@ import Testing
         let noID = "devices:\n  - name: x\n"
         #expect(throws: ESPresenseConfigError.self) { try ESPresenseConfigDevices.parse(Array(noID.utf8), file: "c.yaml") }
         let badIRK = try ESPresenseConfigDevices.parse(Array("devices:\n  - id: irk:abc\n".utf8), file: "c.yaml")
-        #expect(throws: DeviceRegistryError(file: "c.yaml", path: "devices[0].id",
+        #expect(throws: DeviceRegistryError(file: "c.yaml", line: 2, field: "devices[0].id",
                                             message: "an irk: id needs 32 hex digits, got \"irk:abc\"")) {
             try ESPresenseDevices.devices(badIRK, file: "c.yaml")
         }
