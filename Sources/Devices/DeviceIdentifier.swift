@@ -48,16 +48,20 @@ public final class DeviceIdentifier: Sendable {
 
     /// The registry.
     public let registry: DeviceRegistry
+    /// Advertisers a venue names by address (`mac:` anchors): known as themselves, like beacons.
+    public let anchorAddresses: Set<BDAddress>
     private let listUnknown: Logger?
     private let state: LockedValue<State>
     /// How many strangers `listUnknown` logs at most (each once).
     public static let listLimit = 1000
 
-    /// An identifier over `registry`; with `listUnknown`, each stranger's address is logged there once (up to
-    /// `listLimit`). Nil only if libcrypto refuses a key.
-    public init?(registry: DeviceRegistry, resolver settings: AddressResolver.Settings = AddressResolver.Settings(),
-                 listUnknown: Logger? = nil)
+    /// An identifier over `registry`, knowing also the venue's anchors named by address (`anchorIDs`: the ids
+    /// of the form `mac:aa:bb:…` count, others are beacons' or receivers'); with `listUnknown`, each stranger's
+    /// address is logged there once (up to `listLimit`). Nil only if libcrypto refuses a key.
+    public init?(registry: DeviceRegistry, anchorIDs: some Sequence<String> = [String](),
+                 resolver settings: AddressResolver.Settings = AddressResolver.Settings(), listUnknown: Logger? = nil)
     {
+        anchorAddresses = Set(anchorIDs.compactMap { $0.hasPrefix("mac:") ? BDAddress(String($0.dropFirst(4))) : nil })
         var keys: [(IdentityResolvingKey, owner: Int)] = []
         for (i, d) in registry.devices.enumerated() { keys += d.irks.map { ($0, owner: i) } }
         guard let resolver = AddressResolver(keys: keys, settings: settings) else { return nil }
@@ -79,7 +83,7 @@ public final class DeviceIdentifier: Sendable {
     /// id of its beacon frame when it sends one with an id.
     ///
     /// In order: a beacon id a device claims; an address a device claims; a resolvable private address one of the
-    /// devices' IRKs made; the beacon itself; else a stranger.
+    /// devices' IRKs made; the beacon itself; a venue anchor named by its address; else a stranger.
     public func identify(address: BDAddress, type: BDAddressType, beaconID: String?, at t: Double) -> Identity {
         let registry = registry
         let (identity, newStranger) = state.withLock { s -> (Identity, Bool) in
@@ -97,6 +101,10 @@ public final class DeviceIdentifier: Sendable {
                 s.statistics.beacons += 1
                 return (.beacon(beaconID), false)
             }
+            if anchorAddresses.contains(address) {
+                s.statistics.beacons += 1
+                return (.beacon(Self.macID(address)), false)
+            }
             s.statistics.strangers += 1
             if isPrivate { s.statistics.privateStrangers += 1 }
             guard listUnknown != nil, s.listed.count < Self.listLimit else { return (.stranger, false) }
@@ -111,6 +119,9 @@ public final class DeviceIdentifier: Sendable {
         }
         return identity
     }
+
+    /// `mac:aa:bb:cc:dd:ee:ff`, the canonical id of an advertiser known by its address.
+    static func macID(_ address: BDAddress) -> String { "mac:" + address.description.lowercased() }
 
     /// What an id reported by another program is: a site receiver's target or an ESPresense device id (`irk:<32
     /// hex>`, a canonical beacon id, `mac:aa:bb:…`, an alias). A device's own id is that device.

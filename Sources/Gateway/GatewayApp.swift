@@ -47,7 +47,7 @@ public struct GatewayApp: Sendable {
         metrics = GatewayMetrics()
         var engine = EngineConfiguration.moving
         engine.intervalSeconds = configuration.intervalSeconds
-        let devices = try configuration.deviceIdentifier(logger: logger)
+        let devices = try configuration.deviceIdentifier(anchorIDs: venue.anchors.map(\.id), logger: logger)
         self.devices = devices
         let recording = try configuration.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
         let first = try inputs

@@ -67,12 +67,12 @@ struct ReplayCommand: AsyncParsableCommand {
     /// `--devices`, as `bluedot run` takes it.
     @OptionGroup var settings: SettingFlags<ReplaySettings>
 
-    /// The registry named by `--devices` (targets then take its devices' ids), or nil.
-    private func devices() throws -> DeviceIdentifier? {
+    /// The registry named by `--devices` (targets then take its devices' ids), knowing the venue's anchors, or nil.
+    private func devices(venue: Venue) throws -> DeviceIdentifier? {
         var c = GatewayConfiguration()
         try c.apply(settings.given)
         guard c.devicesPath != nil else { return nil }
-        return try c.deviceIdentifier(logger: Logger(label: "bluedot.replay"))
+        return try c.deviceIdentifier(anchorIDs: venue.anchors.map(\.id), logger: Logger(label: "bluedot.replay"))
     }
 
     func validate() throws {
@@ -114,7 +114,7 @@ struct ReplayCommand: AsyncParsableCommand {
             outcome.configure(&engine)
         }
         var sink = try output.map { (path) throws(ValidationError) in try BufferedLines(creating: path) } ?? .standardOutput()
-        let devices = try devices()
+        let devices = try devices(venue: site)
         if RecordingReplay.isRecording(path: input) {
             try replayRecording(site: site, engine: engine, devices: devices, sink: &sink)
             return

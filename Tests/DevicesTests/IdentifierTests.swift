@@ -77,3 +77,14 @@ import Testing
         #expect(resolver.statistics.passes == 101, "the oldest went first")
     }
 }
+
+@Suite struct AnchorAddressTests {
+    /// A self-mode venue may name a fixed advertiser by its address: known as itself, not a stranger.
+    @Test func aVenueAnchorNamedByAddressIsKnown() throws {
+        let ids = try #require(DeviceIdentifier(registry: .empty, anchorIDs: ["mac:c0:00:00:00:00:03", "rx-1"]))
+        #expect(ids.identify(address: BDAddress("C0:00:00:00:00:03")!, type: .random, beaconID: nil, at: 0)
+            == .beacon("mac:c0:00:00:00:00:03"))
+        #expect(ids.identify(address: BDAddress("C0:00:00:00:00:04")!, type: .random, beaconID: nil, at: 0) == .stranger)
+        #expect(ids.statistics.beacons == 1 && ids.statistics.strangers == 1)
+    }
+}
