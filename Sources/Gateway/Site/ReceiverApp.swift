@@ -6,7 +6,8 @@ import ServiceLifecycle
 import Site
 
 /// The receiver role of a site (`bluedot run ... --publish MQTT_URL --site SITE --receiver ID`): the radio's
-/// reports go, every one, in batches to `bluedot/<site>/sightings/<receiver>`; no engine, no web map.
+/// reports of registry devices (`--devices`, private addresses resolved here) and known beacons go, every one, in
+/// batches to `bluedot/<site>/sightings/<receiver>`; strangers are only counted; no engine, no web map.
 ///
 /// The inputs run as in the gateway (a scanner fault restarts the scan after 2 s) with a tap into a
 /// `SightingPublisher`; the MQTT client keeps `bluedot/<site>/receivers/<receiver>/status` at a retained `online`
