@@ -13,23 +13,25 @@
 //   Positioning, BlueDotCore, CYAML, CExpat, CZip  <-  Formats (the interchange formats and their files: venue,
 //       observations, locations, venue imports; the files read once through C libraries: YAML by libyaml, GPX by
 //       expat, zipped IMDF by libzip)
+//   HCI, Formats, BlueDotCore, CLibCrypto  <-  Devices (the device registry: its file, IRK resolution of private
+//       addresses on libcrypto's AES, who is a device, a beacon or a stranger; BlueZ and ESPresense key imports)
 //   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, blue dot, viewport; no file format, no C
 //       library, no bus)
-//   HCI, HCILinux, Scanner, Positioning, Formats, LocationDisplay, BlueDotCore  <-  BeaconLocation (the spine:
+//   HCI, HCILinux, Scanner, Positioning, Formats, Devices, LocationDisplay, BlueDotCore  <-  BeaconLocation (the spine:
 //       inputs -> one pipeline -> the bus, `LocationSource`, whose observers are the outputs; room changes derived
 //       once; replays through the same pipeline; the sources that play files: location JSONL, GPX)
-//   CMosquitto, BeaconLocation, Formats, Positioning, BlueDotCore  <-  Site (the one MQTT module: receivers
+//   CMosquitto, BeaconLocation, Devices, Formats, Positioning, BlueDotCore  <-  Site (the one MQTT module: receivers
 //       publish, the solver subscribes; libmosquitto behind a Swift client; the MQTT payloads; Home Assistant)
 //   CSQLite, BeaconLocation, BlueDotCore  <-  History (fixes and room changes in SQLite, queries, GPX)
-//   HCI, HCILinux, Scanner, Positioning, Formats, LocationDisplay, BeaconLocation, Site, History, BlueDotCore
-//       <-  Gateway (the daemon: inputs, web feed and API as LocationSource observers, metrics, settings)
+//   HCI, HCILinux, Scanner, Positioning, Formats, Devices, LocationDisplay, BeaconLocation, Site, History,
+//       BlueDotCore  <-  Gateway (the daemon: inputs, web feed and API as LocationSource observers, metrics, settings)
 //   HCI, HCILinux  <-  ControllerOptions (the controller flags of every scanning command)
 //   Positioning, Formats, BeaconLocation, BlueDotCore  <-  CalibrationRuns (the calibration runs that the daemon's
 //       replay shares with the tool: survey fits, held-out radius folds through the pipeline; no Foundation)
 //   Positioning, Formats, CalibrationRuns, BlueDotCore  <-  CalibrationKit (survey, fit, plan, accuracy)
 //   CalibrationKit, Positioning, CCairo  <-  CalibrationDrawing (accuracy maps)
-//   bluedot (thin executable) -> Gateway, Site, BeaconLocation, Formats, Positioning, Scanner, HCI, HCILinux,
-//       ControllerOptions, CalibrationRuns, BlueDotCore
+//   bluedot (thin executable) -> Gateway, Site, BeaconLocation, Devices, Formats, Positioning, Scanner, HCI,
+//       HCILinux, ControllerOptions, CalibrationRuns, BlueDotCore
 //   bluedot-calibrate -> CalibrationKit, CalibrationRuns, CalibrationDrawing, Positioning, Formats, HCI, HCILinux,
 //       Scanner, ControllerOptions, BlueDotCore
 import PackageDescription
@@ -107,13 +109,26 @@ let package = Package(
                     "Positioning", "BlueDotCore", "CYAML", "CExpat", "CZip",
                 ],
                 exclude: ["README.md"], swiftSettings: strict),
+        // System library: OpenSSL's libcrypto (AES-128 for resolvable private addresses), found through pkg-config;
+        // libmosquitto links the same library for mqtts.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The device registry: its file, IRK resolution of private addresses, devices, beacons and strangers; the
+        // BlueZ and ESPresense key imports.
+        .target(
+            name: "Devices",
+            dependencies: [
+                "HCI", "Formats", "BlueDotCore", "CLibCrypto", .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: strict
+        ),
         // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
         // Glue: BeaconLocationDataSource (scanner + positioning engine -> locations) and the location replay source.
         .target(
             name: "BeaconLocation",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BlueDotCore",
+                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "BlueDotCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
@@ -131,7 +146,7 @@ let package = Package(
         .target(
             name: "Site",
             dependencies: [
-                "CMosquitto", "BeaconLocation", "Formats", "Positioning", "BlueDotCore",
+                "CMosquitto", "BeaconLocation", "Devices", "Formats", "Positioning", "BlueDotCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md", "HomeAssistant/README.md"],
@@ -153,8 +168,8 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BeaconLocation", "BlueDotCore",
-                "Site", "History",
+                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "BeaconLocation",
+                "BlueDotCore", "Site", "History",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -176,7 +191,7 @@ let package = Package(
             name: "bluedot",
             dependencies: [
                 "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "BeaconLocation", "Gateway", "ControllerOptions",
-                "BlueDotCore", "Site", "CalibrationRuns",
+                "BlueDotCore", "Site", "Devices", "CalibrationRuns",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -200,11 +215,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "DevicesTests", dependencies: ["Devices", "HCI", "Formats"], swiftSettings: strict),
         .testTarget(name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"], swiftSettings: strict),
         .testTarget(
             name: "BeaconLocationTests",
             dependencies: [
-                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning", "Formats",
+                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices",
                 "BlueDotCore", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -231,6 +247,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "HCI", "HCILinux", "Scanner", "bluedot", "Site", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
+                "Devices",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -239,7 +256,7 @@ let package = Package(
         // Built here for the regression tests; `Tools/fuzz/Package.swift` builds them for libFuzzer.
         .target(
             name: "FuzzTargets",
-            dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay"],
+            dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay", "Devices"],
             path: "Tools/fuzz/FuzzTargets",
             swiftSettings: strict
         ),
@@ -250,7 +267,7 @@ let package = Package(
             name: "bluedot-bench",
             dependencies: [
                 "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "LocationDisplay", "BeaconLocation", "BlueDotCore",
-                "Site", "History", "Gateway", "CalibrationRuns", .product(name: "Logging", package: "swift-log"),
+                "Site", "History", "Gateway", "CalibrationRuns", "Devices", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/bluedot-bench",
             swiftSettings: strict

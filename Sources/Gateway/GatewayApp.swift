@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import Devices
 import Formats
 import FoundationEssentials
 import History
@@ -23,6 +24,8 @@ public struct GatewayApp: Sendable {
     public let metrics: GatewayMetrics
     /// The spine's service.
     public let locationService: LocationService
+    /// Who each report is: registry devices, known beacons, strangers (counted in the metrics).
+    public let devices: DeviceIdentifier
     /// The router (also used by the tests without sockets).
     public let dependencies: GatewayRouter.Dependencies
     private let logger: Logger
@@ -44,16 +47,19 @@ public struct GatewayApp: Sendable {
         metrics = GatewayMetrics()
         var engine = EngineConfiguration.moving
         engine.intervalSeconds = configuration.intervalSeconds
+        let devices = try configuration.deviceIdentifier(anchorIDs: venue.anchors.map(\.id), logger: logger)
+        self.devices = devices
         let recording = try configuration.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
         let first = try inputs
-            ?? SourceFactory.make(configuration, venue: venue, recorder: recording, clock: clock, logger: logger)
+            ?? SourceFactory.make(configuration, venue: venue, devices: devices, recorder: recording, clock: clock,
+                                  logger: logger)
         // The inputs made here are used at the first start; a data source started again makes new ones.
         let made = LockedValue(Optional(first))
         let makeInputs: @Sendable () -> [any ObservationSource] = {
             if let fresh = made.withLock({ made in defer { made = nil }; return made }) { return fresh }
             do {
-                return try SourceFactory.make(configuration, venue: venue, recorder: recording, clock: clock,
-                                              logger: logger)
+                return try SourceFactory.make(configuration, venue: venue, devices: devices, recorder: recording,
+                                              clock: clock, logger: logger)
             } catch {
                 logger.error("cannot make the inputs again; the source has none", metadata: ["error": "\(error)"])
                 return []
@@ -67,14 +73,17 @@ public struct GatewayApp: Sendable {
         let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
         var siteMetrics: SiteMetrics?
         if let site, let publisher { siteMetrics = SiteMetrics(metrics: metrics, site: site, publisher: publisher) }
+        let deviceMetrics = DeviceMetrics(metrics: metrics, devices: devices)
         let history = try Self.openHistory(configuration.history, clock: clock, logger: logger)
         let recorder = history.map(HistoryRecorder.init)
         var outputs: [any LocationSourceObserver] = []
         if let publisher { outputs.append(publisher) }
         if let site, configuration.homeAssistant.enabled {
             let settings = configuration.homeAssistant
+            // The registry's names, with `ha-names` over them: the one seam Home Assistant takes names from.
+            let names = devices.registry.names.merging(settings.names) { _, given in given }
             let discovery = HomeAssistantDiscovery(
-                prefix: settings.prefix, topics: site.topics, allow: settings.allow, names: settings.names,
+                prefix: settings.prefix, topics: site.topics, allow: settings.allow, names: names,
                 roomNames: Dictionary(venue.rooms.map { ($0.id, $0.name ?? $0.id) }, uniquingKeysWith: { a, _ in a }))
             outputs.append(HomeAssistantPublisher(client: site.client, discovery: discovery))
         }
@@ -83,7 +92,10 @@ public struct GatewayApp: Sendable {
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
             spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: outputs,
-            rooms: rooms, onHousekeeping: { [siteMetrics] in siteMetrics?.record() },
+            rooms: rooms, onHousekeeping: { [siteMetrics, deviceMetrics] in
+                siteMetrics?.record()
+                deviceMetrics.record()
+            },
             onStop: {
                 recording?.close()
                 history?.close()
@@ -93,7 +105,7 @@ public struct GatewayApp: Sendable {
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
             sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock, site: site,
-            rooms: rooms, history: history)
+            rooms: rooms, history: history, names: devices.registry.names)
         if GatewayResources.root == nil {
             // Positioning and its outputs go on without them; the page and /api/openapi.json cannot.
             logger.error("the gateway's page and API document are missing",

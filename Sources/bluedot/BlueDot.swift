@@ -8,7 +8,7 @@ struct BlueDot: AsyncParsableCommand {
         abstract: "Indoor location from Bluetooth LE beacons.",
         subcommands: [
             ScanCommand.self, DecodeCommand.self, ReplayCommand.self, SimulateCommand.self, EvaluateCommand.self,
-            RunCommand.self, DemoCommand.self, VenueCommand.self,
+            RunCommand.self, DemoCommand.self, VenueCommand.self, DevicesCommand.self,
         ]
     )
 }

@@ -2,8 +2,11 @@ import ArgumentParser
 import BeaconLocation
 import BlueDotCore
 import CalibrationRuns
+import Devices
 import Formats
 import FoundationEssentials
+import Gateway
+import Logging
 import Positioning
 
 /// `bluedot replay`: observation JSONL in, location JSONL out, causal and byte-for-byte deterministic.
@@ -61,6 +64,17 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first bad input line instead of counting and skipping it.")
     var strict = false
 
+    /// `--devices`, as `bluedot run` takes it.
+    @OptionGroup var settings: SettingFlags<ReplaySettings>
+
+    /// The registry named by `--devices` (targets then take its devices' ids), knowing the venue's anchors, or nil.
+    private func devices(venue: Venue) throws -> DeviceIdentifier? {
+        var c = GatewayConfiguration()
+        try c.apply(settings.given)
+        guard c.devicesPath != nil else { return nil }
+        return try c.deviceIdentifier(anchorIDs: venue.anchors.map(\.id), logger: Logger(label: "bluedot.replay"))
+    }
+
     func validate() throws {
         guard interval.isFinite, interval >= 0.01, interval <= 3600 else {
             throw ValidationError("--interval must be between 0.01 and 3600 seconds, got \(interval)")
@@ -100,11 +114,13 @@ struct ReplayCommand: AsyncParsableCommand {
             outcome.configure(&engine)
         }
         var sink = try output.map { (path) throws(ValidationError) in try BufferedLines(creating: path) } ?? .standardOutput()
+        let devices = try devices(venue: site)
         if RecordingReplay.isRecording(path: input) {
-            try replayRecording(site: site, engine: engine, sink: &sink)
+            try replayRecording(site: site, engine: engine, devices: devices, sink: &sink)
             return
         }
-        let replay = ReplayRun(venue: site, configuration: engine, targets: Set(targets), strict: strict)
+        let replay = ReplayRun(venue: site, configuration: engine, targets: Set(targets), strict: strict,
+                               devices: devices)
         let lines = LockedValue(sink)
         let summary = try await replay.run(path: input) { fixes in
             lines.withLock { sink in for fix in fixes { sink.append(LocationWriter.line(fix)) } }
@@ -118,9 +134,12 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     /// A btsnoop recording through the scanner's decoder into the engine: target `self`, record times.
-    private func replayRecording(site: Venue, engine configuration: EngineConfiguration, sink: inout BufferedLines) throws {
+    private func replayRecording(
+        site: Venue, engine configuration: EngineConfiguration, devices: DeviceIdentifier?, sink: inout BufferedLines
+    ) throws {
         let pipeline = PositioningPipeline(venue: site, configuration: configuration)
-        let summary = try RecordingReplay.run(path: input, pipeline: pipeline) { fix in
+        let mapper = SightingMapper(mode: .self, devices: devices ?? .beaconsOnly())
+        let summary = try RecordingReplay.run(path: input, pipeline: pipeline, mapper: mapper) { fix in
             if targets.isEmpty || targets.contains(fix.targetID) { sink.append(LocationWriter.line(fix)) }
         }
         try sink.close()
@@ -140,3 +159,8 @@ struct ReplayCommand: AsyncParsableCommand {
 }
 
 extension EngineConfiguration.UpdateMethod: ExpressibleByArgument {}
+
+/// `bluedot replay`'s settings of the gateway's table: the device registry.
+enum ReplaySettings: SettingSelection {
+    static var keys: Set<String>? { ["devices"] }
+}

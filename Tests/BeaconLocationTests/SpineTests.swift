@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import Devices
 import Formats
 import Foundation
 import HCI
@@ -250,11 +251,43 @@ import Testing
             txPowerDBm: -4, dataStatus: .complete, beacon: nil)
         let selfMode = SightingMapper(mode: .self).observation(for: sighting)
         #expect(selfMode == Observation(t: 7, anchor: "mac:c0:00:00:00:00:01", rssiDBm: -61, txPowerDBm: -4))
-        let tagMode = SightingMapper(mode: .tag, receiverID: "rx-1").observation(for: sighting)
-        #expect(tagMode == Observation(t: 7, anchor: "rx-1", target: "mac:c0:00:00:00:00:01", rssiDBm: -61, txPowerDBm: -4))
+        // Tag mode: an address nobody registered is a stranger's, and makes no observation; registered, the
+        // device's id is the target.
+        #expect(SightingMapper(mode: .tag, receiverID: "rx-1").observation(for: sighting) == nil)
+        let registry = try! DeviceRegistry(devices: [
+            Device(id: "tag-1", name: "Tag 1", addresses: [BDAddress("C0:00:00:00:00:01")!]),
+        ])
+        let devices = DeviceIdentifier(registry: registry)!
+        let tagMode = SightingMapper(mode: .tag, receiverID: "rx-1", devices: devices).observation(for: sighting)
+        #expect(tagMode == Observation(t: 7, anchor: "rx-1", target: "tag-1", rssiDBm: -61, txPowerDBm: -4))
+        #expect(SightingMapper(mode: .self, devices: devices).observation(for: sighting)?.anchor == "tag-1")
         var silent = sighting
         silent.rssiDBm = nil
         #expect(SightingMapper(mode: .self).observation(for: silent) == nil)
+        #expect(devices.statistics.devices == 2 && devices.statistics.strangers == 0)
+    }
+
+    /// Tag mode with a registry: a device changing its resolvable private address stays one target under the
+    /// registry's id; a stranger's private addresses make no observation, counted by the decoder and the identifier.
+    @Test func aDeviceChangingItsPrivateAddressStaysOneTarget() throws {
+        let irk = try #require(IdentityResolvingKey(hex: "ec0234a357c8ad05341010a60a397d9b"))
+        let other = try #require(IdentityResolvingKey(hex: "0f1e2d3c4b5a69788796a5b4c3d2e1f0"))
+        let devices = try #require(DeviceIdentifier(registry: try DeviceRegistry(devices: [
+            Device(id: "alice-phone", name: "Alice's phone", irks: [irk]),
+        ])))
+        var decoder = ObservationDecoder(mapper: SightingMapper(mode: .tag, receiverID: "rx-1", devices: devices))
+        var targets: [String] = []
+        for n in 0..<10 {
+            for key in [irk, other] {
+                let address = try #require(PrivateAddress.make(irk: key, random: UInt32(n * 977)))
+                let sighting = Sighting(timestamp: Double(n), address: address, addressType: .random, rssiDBm: -70,
+                                        txPowerDBm: nil, beacon: nil)
+                if let o = decoder.map(sighting) { targets.append(o.target) }
+            }
+        }
+        #expect(targets == Array(repeating: "alice-phone", count: 10))
+        #expect(decoder.strangers == 10 && decoder.observations == 10)
+        #expect(devices.statistics.strangers == 10 && devices.statistics.resolver.passes == 20)
     }
 
     /// Two inputs at once (two tags from two files, say) into one engine: both targets are located by the same

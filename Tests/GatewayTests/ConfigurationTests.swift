@@ -98,7 +98,8 @@ import Testing
         var c = GatewayConfiguration()
         let samples: [String: String] = [
             "hci": "hci0", "user-channel": "true", "h4-tcp": "127.0.0.1:1", "replay": "r", "observations": "o", "simulate": "t",
-            "venue": "v", "mode": "self", "gateway-id": "g", "listen": "127.0.0.1:1", "record": "r",
+            "venue": "v", "mode": "self", "gateway-id": "g", "devices": "/etc/bluedot/devices.json",
+            "devices-list-unknown": "true", "listen": "127.0.0.1:1", "record": "r",
             "token": "0123456789abcdef", "insecure": "false", "loop": "true", "speed": "2", "interval": "1",
             "stale-after": "5", "web-root": "w", "leaflet": "l", "h4-tty": "/dev/ttyS0", "baud": "9600",
             "mqtt": "mqtt://broker.lan", "publish": "mqtts://rx@broker.lan:8884", "site": "home", "receiver": "rx-1",
@@ -117,6 +118,7 @@ import Testing
             .simulate(trackPath: "t"), .site(broker: "mqtt://broker.lan:1883"),
         ], "the last controller key wins; files add inputs")
         #expect(c.leafletPath == "l" && c.webRoot == "w" && c.loop && c.speed == 2)
+        #expect(c.devicesPath == "/etc/bluedot/devices.json" && c.listUnknownDevices)
         #expect(c.site.publishBroker == "mqtts://rx@broker.lan:8884" && c.site.site == "home" && c.gatewayID == "rx-1")
         #expect(c.site.protocolVersion == .v311 && c.site.keepAliveSeconds == 20 && c.site.espresensePrefix == "espresense")
         #expect(c.site.allow.map(\.pattern) == ["ibeacon:*", "mac:c0:*"] && c.site.reorderWindowSeconds == 0.5)

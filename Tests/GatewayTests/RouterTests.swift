@@ -47,8 +47,27 @@ import Testing
             try await client.execute(uri: "/api/display", method: .get) { response in
                 #expect(String(buffer: response.body) == """
                     {"wanderExtentFactor":0.5,"navigationPointHeightFactor":0.125,"initialZoomScale":250.0,\
-                    "staleAfterSeconds":5.0}
+                    "staleAfterSeconds":5.0,"targetNames":{}}
                     """)
+            }
+        }
+    }
+
+    /// The device registry's names: beside each named target's fix in `/api/locations`, and for the page's labels
+    /// in `/api/display`.
+    @Test func registryNamesReachTheAPIAndThePage() async throws {
+        let fixture = try RouterFixture()
+        var d = fixture.dependencies()
+        d.names = ["tag-7": "Alice's \"keys\""]
+        let app = Application(router: GatewayRouter.build(d))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/locations", method: .get) { response in
+                let array = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]]
+                #expect(array?.map { $0["name"] as? String } == [nil, "Alice's \"keys\""])
+                #expect(array?.map { $0["target"] as? String } == ["self", "tag-7"])
+            }
+            try await client.execute(uri: "/api/display", method: .get) { response in
+                #expect(String(buffer: response.body).hasSuffix(#""targetNames":{"tag-7":"Alice's \"keys\""}}"#))
             }
         }
     }

@@ -61,6 +61,10 @@ import Testing
           --mode <mode>           self (the gateway locates itself) or tag (this gateway is a receiver
                                   hearing tags).
           --gateway-id <id>       Tag mode: this receiver's anchor id in the venue.
+          --devices <file>        Device registry (JSON): the phones, watches and tags tracked, by IRK,
+                                  beacon id or address.
+          --devices-list-unknown  Log each unknown device heard once, to set up the registry (default
+                                  false: only counted).
           --listen <host:port>    HTTP address, HOST:PORT (default 127.0.0.1:8080).
           --record <file>         Record every HCI packet of a live scan to this btsnoop file.
           --token <token>         Bearer token for /api and /metrics (or BLUEDOT_TOKEN).

@@ -96,6 +96,31 @@ extension GatewayProcessTests {
             #expect(two.standardError.contains("give only one of --hci, --h4-tcp, --h4-tty"), "\(two.standardError)")
         }
 
+        /// A registry with a bad IRK, a duplicate id or an unknown field stops every role's start-up, naming the file
+        /// and the field.
+        @Test func aBadDeviceRegistryStopsStartUpWithFileAndField() async throws {
+            let scratch = try GatewayProcess.scratch()
+            let venue = GatewayProcess.packageRoot.appendingPathComponent("Sources/Gateway/Demo/demo-lab.venue.json").path
+            let cases: [(String, String)] = [
+                (#"{"devices": [{"id": "a", "irk": "ec0234a357c8ad05341010a60a397d9"}]}"#,
+                 "devices.json: devices[0].irk: expected 32 hex digits"),
+                (#"{"devices": [{"id": "a"}, {"id": "a"}]}"#, #"devices.json: devices[1].id: duplicate id "a""#),
+                (#"{"devices": [{"id": "a", "colour": "blue"}]}"#, "devices.json: devices[0].colour: unknown field"),
+            ]
+            let registry = scratch.appendingPathComponent("devices.json").path
+            for (text, expected) in cases {
+                try text.write(toFile: registry, atomically: true, encoding: .utf8)
+                for role in [
+                    ["--simulate", "t.jsonl", "--venue", venue, "--listen", "127.0.0.1:0"],
+                    ["--h4-tcp", "127.0.0.1:1", "--publish", "mqtt://127.0.0.1:1", "--site", "s", "--receiver", "rx-1"],
+                ] {
+                    let run = try GatewayProcess(GatewayProcess.bluedot, ["run", "--devices", registry] + role)
+                    #expect(await run.wait(seconds: 20))
+                    #expect(run.status == 2 && run.standardError.contains(expected), "\(role): \(run.standardError)")
+                }
+            }
+        }
+
         @Test func liveScanIsRecordedAndTheRecordingDecodes() async throws {
             if let missing = await GatewayProcess.pythonMissing(["bumble"]) {
                 if GatewayProcess.required { Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but \(missing)") }

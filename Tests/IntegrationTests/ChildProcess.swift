@@ -96,4 +96,17 @@ final class ChildProcess: @unchecked Sendable {
         }
         return condition(standardOutput)
     }
+
+    /// The JSON object of the first line of output (a virtual world's ready line), waiting at most `timeout`; nil
+    /// when none came.
+    func readyObject(timeout: Duration) async -> [String: Any]? {
+        var ready: [String: Any]?
+        _ = await waitForOutput(timeout: timeout) { text in
+            guard let line = text.split(separator: "\n").first,
+                  let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return false }
+            ready = object
+            return true
+        }
+        return ready
+    }
 }

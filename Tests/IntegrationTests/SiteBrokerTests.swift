@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import Devices
 import Foundation
 import Formats
 import Logging
@@ -46,14 +47,16 @@ struct SiteBrokerTests {
     }
 
     static func solver(_ broker: MosquittoBroker, site: String = "t", known: Set<String>, espresense: String? = nil,
-                       measuredPower: [String: Double] = [:]) throws -> SiteSource
+                       measuredPower: [String: Double] = [:], devices: DeviceIdentifier = .beaconsOnly()) throws
+        -> SiteSource
     {
         let topics = try #require(SiteTopics(site: site))
         var settings = SiteSource.Settings()
         settings.espresensePrefix = espresense
         settings.reorderWindowSeconds = 0.3
         return SiteSource(client: try client(broker, id: "solver-\(site)"), topics: topics, knownReceivers: known,
-                          measuredPower: measuredPower, settings: settings, clock: SystemClock(), logger: logger)
+                          measuredPower: measuredPower, devices: devices, settings: settings, clock: SystemClock(),
+                          logger: logger)
     }
 
     /// Runs `source` in the background, collecting; returns the collector and the task.
@@ -444,22 +447,35 @@ struct SiteBrokerTests {
 
     @Test func espresenseNodesOfBothFirmwareGenerationsAreReceivers() async throws {
         let broker = try await MosquittoBroker()
+        // The registry knows Alice's phone by its ESPresense fingerprint and by its IRK.
+        let devices = try #require(DeviceIdentifier(registry: try DeviceRegistry(devices: [
+            Device(id: "alice-phone", name: "Alice's phone", irks: [IdentityResolvingKey(hex: "ec0234a357c8ad05341010a60a397d9b")!],
+                   espresense: ["apple:1005:9-26"]),
+        ])))
         let solver = try Self.solver(broker, known: ["kitchen", "office"], espresense: "espresense",
-                                     measuredPower: ["kitchen": -59, "office": -59])
+                                     measuredPower: ["kitchen": -59, "office": -59], devices: devices)
         let (collected, task) = Self.run(solver)
         #expect(await eventually { solver.client.isConnected })
         try await Task.sleep(for: .milliseconds(200))
+        // A stranger's fingerprint and an unknown IRK: dropped, only counted.
+        _ = try broker.publish(["-t", "espresense/devices/apple:1007:11-4/office", "-m", #"{"rssi":-70}"#])
+        _ = try broker.publish(["-t", "espresense/devices/irk:0f1e2d3c4b5a69788796a5b4c3d2e1f0/office", "-m", #"{"rssi":-70}"#])
         // Current firmware (rssiVar, rxAdj) and an older one (idType, raw, no rssiVar).
         _ = try broker.publish(["-t", "espresense/devices/iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-7/kitchen", "-m",
             #"{"id":"iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-7","mac":"c00000000001","rssi@1m":-59,"rssi":-71,"rxAdj":-2,"rssiVar":1.3,"distance":3.2,"var":0.1,"int":100}"#])
         _ = try broker.publish(["-t", "espresense/devices/apple:1005:9-26/office", "-m",
             #"{"id":"apple:1005:9-26","idType":10,"mac":"d00000000002","rssi@1m":-65,"rssi":-80,"raw":5.1,"distance":4.0,"speed":0.1,"mobility":0}"#])
         _ = try broker.publish(["-t", "espresense/rooms/kitchen/status", "-m", "online"])
-        #expect(await eventually { collected.count == 2 })
+        _ = try broker.publish(["-t", "espresense/devices/irk:ec0234a357c8ad05341010a60a397d9b/garage", "-m", #"{"rssi":-66}"#])
+        #expect(await eventually { collected.count == 3 })
+        #expect(await eventually { solver.siteStatistics.strangers == 2 })
         let byAnchor = Dictionary(uniqueKeysWithValues: collected.observations.map { ($0.anchor, $0) })
-        // ESPresense's iBeacon id becomes BlueDot's canonical one; other ids stay.
+        // ESPresense's iBeacon id becomes BlueDot's canonical one; its fingerprint and irk: id of a registry
+        // device become that device's id.
         #expect(byAnchor["kitchen"]?.target == "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7")
-        #expect(byAnchor["office"]?.target == "apple:1005:9-26")
+        #expect(byAnchor["office"]?.target == "alice-phone")
+        #expect(byAnchor["garage"]?.target == "alice-phone")
+        #expect(!collected.observations.contains { $0.target.hasPrefix("apple:") || $0.target.hasPrefix("irk:") })
         // RSSI moved onto the venue's model of the node: the firmware's distance from rssi and rssi@1m is kept.
         #expect(byAnchor["kitchen"]?.rssiDBm == -71, "rssi@1m -59 is the model's own")
         #expect(byAnchor["office"]?.rssiDBm == -74, "-80 against -65 at 1 m is -74 against the model's -59")

@@ -95,13 +95,8 @@ struct SiteProcessTests {
             "--noise", "2", "--seed", "5",
         ])
         defer { world.kill() }
-        var ready: [String: Any] = [:]
-        #expect(await world.waitForOutput(timeout: .seconds(60)) { text in
-            guard let line = text.split(separator: "\n").first,
-                  let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return false }
-            ready = object
-            return true
-        }, "site.py did not get ready: \(world.standardError.suffix(2000))")
+        let ready = try #require(await world.readyObject(timeout: .seconds(60)),
+                                 "site.py did not get ready: \(world.standardError.suffix(2000))")
         let ports = try #require(ready["receivers"] as? [String: [String: Any]])
         let tags = try #require(ready["tags"] as? [String])
         #expect(ports.count == 4 && tags.count == 2)

@@ -37,6 +37,8 @@ case "decode":
     orExit("decode") { try DecodeBenchmark.run($0) }
 case "json":
     orExit("json") { try JSONBenchmark.run($0) }
+case "devices":
+    orExit("devices") { try DevicesBenchmark.run($0) }
 case "latency":
     await LatencyBenchmark.run(Array(arguments.dropFirst()))
 case "gateway":
@@ -59,6 +61,7 @@ default:
     print("       bluedot-bench history [--tags N] [--rate HZ] [--seconds S] [--fixes N] [--path FILE]")
     print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")
     print("       bluedot-bench json [--items N] [--rounds N] [--binary PATH] [--reports N]")
+    print("       bluedot-bench devices [--irks N] [--strangers PER_S] [--seconds S] [--rotate S]")
     print("       bluedot-bench latency [--seconds S] [--pace X] [--seed N]")
     print("       bluedot-bench floor [--seconds S] [--quanta MS,MS,...] [--fixes PER_S] [--frame BYTES] [--reports PER_S]")
     print("       bluedot-bench gateway [--binary PATH] [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ]")

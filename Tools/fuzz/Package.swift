@@ -31,24 +31,33 @@ let package = Package(
         .target(name: "Formats", dependencies: [
                     "Positioning", "BlueDotCore", "CYAML", "CExpat", "CZip",
                 ], path: "Linked/Formats", exclude: ["README.md"], swiftSettings: strict),
+        .systemLibrary(name: "CLibCrypto", path: "Linked/CLibCrypto", pkgConfig: "libcrypto"),
+        .target(name: "Devices", dependencies: [
+                    "HCI", "Formats", "BlueDotCore", "CLibCrypto", .product(name: "Logging", package: "swift-log"),
+                ], path: "Linked/Devices", exclude: ["README.md"], swiftSettings: strict),
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], path: "Linked/LocationDisplay",
                 exclude: ["README.md"], swiftSettings: strict),
         .target(name: "BeaconLocation", dependencies: [
-                    "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BlueDotCore",
+                    "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "BlueDotCore",
                     .product(name: "Logging", package: "swift-log"),
                 ], path: "Linked/BeaconLocation", exclude: ["README.md"], swiftSettings: strict),
         .systemLibrary(name: "CMosquitto", path: "Linked/CMosquitto", pkgConfig: "libmosquitto"),
         .target(name: "Site", dependencies: [
-                    "CMosquitto", "BeaconLocation", "Formats", "Positioning", "BlueDotCore",
+                    "CMosquitto", "BeaconLocation", "Devices", "Formats", "Positioning", "BlueDotCore",
                     .product(name: "Logging", package: "swift-log"),
                 ], path: "Linked/Site", exclude: ["README.md", "HomeAssistant/README.md"], swiftSettings: strict),
         .systemLibrary(name: "CSQLite", path: "Linked/CSQLite", pkgConfig: "sqlite3"),
         .target(name: "History", dependencies: ["CSQLite", "BeaconLocation", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
                 path: "Linked/History", exclude: ["README.md"], swiftSettings: strict),
-        .target(name: "Gateway", dependencies: ["BeaconLocation", "Site", "Positioning", "History", "LocationDisplay", "BlueDotCore"],
+        .target(name: "Gateway", dependencies: [
+                    "BeaconLocation", "Site", "Positioning", "History", "LocationDisplay", "BlueDotCore", "Devices",
+                    .product(name: "Logging", package: "swift-log"),
+                ],
                 path: "Linked/Gateway",
                 swiftSettings: strict),
-        .target(name: "FuzzTargets", dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Site", "Gateway", "LocationDisplay"],
+        .target(name: "FuzzTargets", dependencies: [
+                    "HCI", "Scanner", "Formats", "Positioning", "Site", "Gateway", "LocationDisplay", "Devices",
+                ],
                 path: "FuzzTargets", swiftSettings: strict),
         // libFuzzer's driver, declared for Swift (`-sanitize=fuzzer` links it).
         .systemLibrary(name: "CLibFuzzer", path: "CLibFuzzer"),

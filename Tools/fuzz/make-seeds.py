@@ -182,6 +182,28 @@ def site_seeds():
     write("http", "traversal", "/%2e%2e/%2F/etc/passwd\nfloor=abc&x=1")
 
 
+def device_seeds():
+    """The device registry (the formats document's example, lists, an imported one) and BlueZ info files shaped
+    as BlueZ writes them (a phone with an IRK, a keyboard without)."""
+    write("devices", "formats-example.json", json.dumps({"devices": [
+        {"id": "alice-phone", "name": "Alice's phone", "irk": "ec0234a357c8ad05341010a60a397d9b"},
+        {"id": "keys", "name": "Keys", "ibeacon": "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7"},
+        {"id": "forklift-7", "name": "Forklift 7", "address": "c0:11:22:33:44:55", "espresense": "forklift7"},
+    ]}))
+    write("devices", "lists.json", json.dumps({"devices": [
+        {"id": "tag_2", "irk": ["0f1e2d3c4b5a69788796a5b4c3d2e1f0", "00112233445566778899aabbccddeeff"],
+         "eddystone": "eddystone:edd1ebeac04e5defa017:0123456789ab",
+         "altbeacon": "altbeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:3:4",
+         "espresense": ["irk:ec0234a357c8ad05341010a60a397d9b", "Tag2"]}]}))
+    write("devices", "empty.json", '{"devices": []}')
+    write("bluez-info", "phone", "[General]\nName=Alice's iPhone\nAddressType=public\nSupportedTechnologies=LE;\n"
+          "Trusted=false\nBlocked=false\n\n[IdentityResolvingKey]\nKey=9B7D390AA610103405ADC857A33402EC\n\n"
+          "[PeripheralLongTermKey]\nKey=1F2E3D4C5B6A79881F2E3D4C5B6A7988\nAuthenticated=2\nEncSize=16\nEDiv=0\n"
+          "Rand=0\n")
+    write("bluez-info", "keyboard", "[General]\nName=MX Keys\nAddressType=static\n\n[LongTermKey]\n"
+          "Key=00112233445566778899AABBCCDDEEFF\nAuthenticated=0\nEncSize=16\nEDiv=4660\nRand=22136\n")
+
+
 def dict_file(name, tokens):
     """Tools/fuzz/dict/<name>.dict: one libFuzzer dictionary entry per token, bytes outside printable ASCII escaped."""
     def quoted(token):
@@ -249,6 +271,12 @@ def dictionaries():
                                            '"rssi"', '"rssi@1m"', '"rxAdj"', '"var"', '"mac"', '"measuredPower"',
                                            '"distance"', '"raw"', '"idType"', '"name"', '"disc"', "iBeacon:", "online",
                                            "offline", "*"])
+    dict_file("devices", json_tokens + ['"devices"', '"id"', '"name"', '"irk"', '"ibeacon"', '"eddystone"',
+                                        '"altbeacon"', '"address"', '"espresense"', "ibeacon:", "eddystone:",
+                                        "altbeacon:", "irk:", '"ec0234a357c8ad05341010a60a397d9b"',
+                                        '"c0:11:22:33:44:55"'])
+    dict_file("bluez-info", ["[General]", "[IdentityResolvingKey]", "[LongTermKey]", "Key=", "Name=", "AddressType=",
+                             "0x", "\n", "=", "#", ";", "9B7D390AA610103405ADC857A33402EC", "public", "static"])
     dict_file("http", ["/", "\n", "&", "=", "%", "%2e", "%2F", "%00", "%5c", "..", ".", "//", "/vendor/leaflet/",
                        "index.html", "target=", "floor=", "access_token=", "from=", "to=", "limit=", "cursor=",
                        "order=", "newest", "oldest", "+", "\\"])
@@ -258,6 +286,7 @@ if __name__ == "__main__":
     radio_seeds()
     file_seeds()
     site_seeds()
+    device_seeds()
     dictionaries()
     for folder in sorted(OUT.iterdir()):
         print(f"{folder.name}: {len(list(folder.iterdir()))} seeds")

@@ -42,14 +42,17 @@ let package = Package(
         .target(name: "Formats", dependencies: [
                     "Positioning", "BlueDotCore", "CYAML", "CExpat", "CZip",
                 ], path: "Formats", exclude: ["README.md"], swiftSettings: strict),
+        .systemLibrary(name: "CLibCrypto", path: "CLibCrypto", pkgConfig: "libcrypto"),
+        .target(name: "Devices", dependencies: ["HCI", "Formats", "BlueDotCore", "CLibCrypto", log], path: "Devices",
+                exclude: ["README.md"], swiftSettings: strict),
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], path: "LocationDisplay", exclude: ["README.md"],
                 swiftSettings: strict),
         .target(name: "BeaconLocation", dependencies: [
-                    "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BlueDotCore", log,
+                    "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "BlueDotCore", log,
                 ], path: "BeaconLocation", exclude: ["README.md"], swiftSettings: strict),
         .systemLibrary(name: "CMosquitto", path: "CMosquitto", pkgConfig: "libmosquitto"),
         .target(name: "Site", dependencies: [
-                    "CMosquitto", "BeaconLocation", "Formats", "Positioning", "BlueDotCore", log,
+                    "CMosquitto", "BeaconLocation", "Devices", "Formats", "Positioning", "BlueDotCore", log,
                 ], path: "Site", exclude: ["README.md", "HomeAssistant/README.md"], swiftSettings: strict),
         .systemLibrary(name: "CSQLite", path: "CSQLite", pkgConfig: "sqlite3"),
         .target(name: "History", dependencies: ["CSQLite", "BeaconLocation", "BlueDotCore", log], path: "History",
@@ -57,7 +60,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "LocationDisplay", "BeaconLocation",
+                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "BeaconLocation",
                 "BlueDotCore", "Site", "History",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -75,7 +78,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "BeaconLocationTests", dependencies: [
                         "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning", "Formats",
-                        "BlueDotCore", log,
+                        "Devices", "BlueDotCore", log,
                     ], path: "BeaconLocationTests", swiftSettings: strict),
         .testTarget(name: "SiteTests", dependencies: ["Site", "Positioning", "Formats", "LocationDisplay", "BlueDotCore"],
                     path: "SiteTests", swiftSettings: strict),

@@ -25,7 +25,11 @@ TLM_REFRESH_S = 1.0
 
 
 async def start_beacon(beacon: config.Beacon, link: LocalLink) -> None:
-    """One Bumble device on the link, advertising `beacon`'s frame with non-connectable PDUs, legacy or extended."""
+    """One Bumble device on the link, advertising `beacon`'s frame with non-connectable PDUs, legacy or extended; a
+    "private" one from a resolvable private address of its IRK, a new one every `rotate_s` seconds."""
+    if beacon.irk is not None:
+        # Bumble takes the key least significant byte first (SMP's order).
+        beacon.address = hci.Address.generate_private_address(beacon.irk[::-1]).to_string(False)
     controller = Controller(f"beacon-{beacon.address}", link=link)
     address = hci.Address(beacon.address, hci.Address.RANDOM_DEVICE_ADDRESS)
     device = Device(address=address, host=Host(controller, AsyncPipeSink(controller)))
@@ -41,6 +45,17 @@ async def start_beacon(beacon: config.Beacon, link: LocalLink) -> None:
     )
     if beacon.frame == "eddystone-tlm":
         asyncio.get_running_loop().create_task(_refresh_tlm(beacon, advertising_set))
+    if beacon.irk is not None:
+        asyncio.get_running_loop().create_task(_rotate_address(beacon, advertising_set))
+
+
+async def _rotate_address(beacon: config.Beacon, advertising_set) -> None:
+    """A new resolvable private address every `rotate_s` seconds (Core Spec Vol 3, Part C, 10.7.1.2)."""
+    while True:
+        await asyncio.sleep(beacon.rotate_s)
+        address = hci.Address.generate_private_address(beacon.irk[::-1])
+        await advertising_set.set_random_address(address)
+        beacon.address = address.to_string(False)
 
 
 async def _refresh_tlm(beacon: config.Beacon, advertising_set) -> None:

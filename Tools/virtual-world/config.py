@@ -11,7 +11,7 @@ from typing import Any
 
 import frames
 
-FRAME_TYPES = ("ibeacon", "eddystone-uid", "eddystone-url", "eddystone-tlm", "altbeacon")
+FRAME_TYPES = ("ibeacon", "eddystone-uid", "eddystone-url", "eddystone-tlm", "altbeacon", "private")
 
 
 class ConfigError(ValueError):
@@ -43,6 +43,8 @@ class Beacon:
     fields: dict[str, Any]
     pdu: str = "legacy"  # "legacy" PDUs, or "extended" ones (ADV_EXT_IND and AUX_ADV_IND: heard by extended scans only)
     track: Any = None  # a track.Track for a moving tag (site.py); None for a beacon that stays at `position`
+    irk: bytes | None = None  # frame "private": the Identity Resolving Key, most significant byte first
+    rotate_s: float = 900.0  # frame "private": seconds between changes of its resolvable private address
 
     def position_at(self, elapsed_s: float) -> Position:
         """Where the advertiser is `elapsed_s` seconds after the world's t = 0."""
@@ -58,6 +60,8 @@ class Beacon:
             return frames.eddystone_uid(f["namespace"], f["instance"], power_at_0m)
         if self.frame == "eddystone-url":
             return frames.eddystone_url(f["url"], power_at_0m)
+        if self.frame == "private":
+            return frames.private()
         if self.frame == "eddystone-tlm":
             count = int(uptime_s * 1000 / self.interval_ms)
             return frames.eddystone_tlm(f.get("batteryMv", 3000), f.get("temperature", 21.5), count, uptime_s)
@@ -139,7 +143,8 @@ def parse_beacon(entry: Any, index: int, path: str, defaults: dict, position: Po
 
     measured = number("measuredPower", -59.0)
     address = _address(index + 1, entry.get("address"), path)
-    fields = {k: v for k, v in entry.items() if k not in ("x", "y", "z", "track", "loop", "pdu")}
+    fields = {k: v for k, v in entry.items()
+              if k not in ("x", "y", "z", "track", "loop", "pdu", "irk", "rotateSeconds")}
     pdu = get_field(entry, "pdu", path, str, default="legacy")
     if pdu not in ("legacy", "extended"):
         raise ConfigError(f"{path}.pdu: {pdu!r} is not legacy or extended")
@@ -150,6 +155,18 @@ def parse_beacon(entry: Any, index: int, path: str, defaults: dict, position: Po
         path_loss_exponent=number("pathLossExponent", 2.0), interval_ms=number("intervalMs", 100.0),
         fields=fields, pdu=pdu,
     )
+    if frame == "private":
+        irk = get_field(entry, "irk", path, str)
+        try:
+            beacon.irk = bytes.fromhex(irk)
+        except ValueError:
+            beacon.irk = b""
+        if len(beacon.irk) != 16:
+            raise ConfigError(f"{path}.irk: expected 32 hex digits, got {irk!r}")
+        beacon.rotate_s = float(get_field(entry, "rotateSeconds", path, (int, float), default=900.0, required=False))
+        if beacon.rotate_s < 1:
+            raise ConfigError(f"{path}.rotateSeconds: {beacon.rotate_s} is below 1 s")
+        beacon.id = f"irk:{irk.lower()}"
     if beacon.interval_ms < 20:
         raise ConfigError(f"{path}.intervalMs: {beacon.interval_ms} is below the 20 ms minimum")
     if beacon.path_loss_exponent <= 0:

@@ -129,3 +129,12 @@ def altbeacon(id1_hex: str, id2: int, id3: int, reference_rssi: int, manufacture
     body = struct.pack("<H", manufacturer_id) + bytes([0xBE, 0xAC]) + id1 + struct.pack(">HH", id2, id3)
     body += struct.pack("bB", int8(reference_rssi, "measuredPower"), reserved)
     return flags() + ad(AD_MANUFACTURER_SPECIFIC, body)
+
+
+TEST_COMPANY_ID = 0xFFFF  # "reserved for testing" in the Bluetooth SIG's company identifiers
+
+
+def private(counter: int = 0) -> bytes:
+    """What a phone or a watch advertises between changes of its private address: flags and manufacturer data
+    that carry no beacon id (so only its IRK can tell who it is)."""
+    return flags() + ad(0xFF, struct.pack("<HB", TEST_COMPANY_ID, counter & 0xFF))

@@ -36,14 +36,20 @@ class Antenna:
 
     def __init__(self, position, advertisers, model: PathLoss, elapsed_s: Callable[[], float]) -> None:
         self.position = position
+        self.advertisers = list(advertisers)
         self.by_address = {advertiser.address.upper(): advertiser for advertiser in advertisers}
         self.model = model
         self.elapsed_s = elapsed_s
 
     def rssi_for(self, address) -> int | None:
         """The RSSI of the advertiser at `address` (a bumble Address or "AA:BB:..."), None for a stranger."""
-        advertiser = self.by_address.get(str(address).split("/")[0].upper())
-        if advertiser is None:
-            return None
+        key = str(address).split("/")[0].upper()
+        advertiser = self.by_address.get(key)
+        if advertiser is None or advertiser.address.upper() != key:
+            # A private address changes (air.py): look the advertiser up by its current one.
+            advertiser = next((a for a in self.advertisers if a.address.upper() == key), None)
+            if advertiser is None:
+                return None
+            self.by_address[key] = advertiser
         d = advertiser.position_at(self.elapsed_s()).distance_to(self.position)
         return self.model.rssi(advertiser.measured_power, advertiser.path_loss_exponent, d)

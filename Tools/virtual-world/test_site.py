@@ -117,6 +117,28 @@ class ConfigTests(unittest.TestCase):
                 site_config.load(os.path.join(scratch, "missing.json"))
 
 
+    def test_a_private_tag_is_heard_at_its_current_address(self) -> None:
+        def private(d: dict) -> None:
+            d["tags"][0] = {"frame": "private", "irk": "ec0234a357c8ad05341010a60a397d9b", "rotateSeconds": 3,
+                            "track": d["tags"][0]["track"]}
+        site = site_config.parse(with_changes(private), "s.json")
+        tag = site.tags[0]
+        self.assertEqual(tag.id, "irk:ec0234a357c8ad05341010a60a397d9b")
+        self.assertEqual((tag.irk.hex(), tag.rotate_s), ("ec0234a357c8ad05341010a60a397d9b", 3.0))
+        antenna = radio.Antenna(Position(0, 0, 0), site.tags, radio.PathLoss(), lambda: 0.0)
+        for _ in range(3):
+            # What air.py does at each change: Bumble takes the key least significant byte first.
+            address = hci.Address.generate_private_address(tag.irk[::-1])
+            self.assertTrue(address.is_resolvable)
+            old, tag.address = tag.address, address.to_string(False)
+            self.assertIsNotNone(antenna.rssi_for(address))
+            self.assertIsNone(antenna.rssi_for(old))
+        self.assertNotIn(b"\x4c\x00\x02\x15", tag.payload(), "no beacon frame: only the IRK tells who it is")
+        self.assertRejected(lambda d: (private(d), d["tags"][0].update(irk="ec02")), "s.json: tags[0].irk: expected 32 hex")
+        self.assertRejected(lambda d: (private(d), d["tags"][0].pop("irk")), "s.json: tags[0].irk: missing")
+        self.assertRejected(lambda d: (private(d), d["tags"][0].update(rotateSeconds=0.5)), "tags[0].rotateSeconds")
+
+
 class TrackTests(unittest.TestCase):
     def setUp(self) -> None:
         self.waypoints = [Waypoint(0, Position(0, 0, 1)), Waypoint(10, Position(10, 0, 1)),

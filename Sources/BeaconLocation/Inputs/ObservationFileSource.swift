@@ -1,4 +1,5 @@
 import BlueDotCore
+import Devices
 import Formats
 import Positioning
 
@@ -26,16 +27,19 @@ public final class ObservationFileSource: BatchedObservationSource {
     public let name: String
     /// The targets to keep; empty for all.
     public let targets: Set<String>
+    /// The device registry's view of targets (`DeviceIdentifier.target(ofObservation:)`); nil: targets as read.
+    public let devices: DeviceIdentifier?
     /// The most observations handed over at once.
     public let batchSize: Int
     private let state: LockedValue<State>
 
     /// Opens the file at `path` (a missing or unreadable file throws here, naming it).
     public init(path: String, options: ObservationReader.Options = .init(), targets: Set<String> = [],
-                batchSize: Int = 256) throws(JSONLinesError) {
+                devices: DeviceIdentifier? = nil, batchSize: Int = 256) throws(JSONLinesError) {
         let reader = try ObservationReader(path: path, options: options)
         name = "observations:\(reader.report.file)"
         self.targets = targets
+        self.devices = devices
         self.batchSize = max(1, batchSize)
         state = LockedValue(State(reader: reader))
     }
@@ -90,7 +94,13 @@ public final class ObservationFileSource: BatchedObservationSource {
     /// The next observation of a selected target, counting the others.
     private func nextSelected(_ reader: inout ObservationReader) throws(JSONLinesError) -> Observation? {
         while let line = try reader.next() {
-            if targets.isEmpty || targets.contains(line.observation.target) { return line.observation }
+            var o = line.observation
+            if let devices {
+                // A stranger's address is skipped like an unselected target (the identifier counts it).
+                guard let target = devices.target(ofObservation: o.target) else { continue }
+                o.target = target
+            }
+            if targets.isEmpty || targets.contains(o.target) { return o }
             state.withLock { $0.otherTargets += 1 }
         }
         return nil

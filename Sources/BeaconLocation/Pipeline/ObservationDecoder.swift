@@ -11,6 +11,8 @@ public struct ObservationDecoder: Sendable {
     private var decoder = SightingDecoder()
     /// Sightings without an RSSI, skipped.
     public private(set) var sightingsWithoutRSSI = 0
+    /// Sightings of strangers in tag mode, skipped (`DeviceIdentifier`): counted, nothing else kept.
+    public private(set) var strangers = 0
     /// Observations made.
     public private(set) var observations = 0
 
@@ -25,23 +27,26 @@ public struct ObservationDecoder: Sendable {
     /// Decodes one packet stamped `timestamp` and hands each observation it makes to `body`.
     public mutating func decode(_ packet: HCIPacket, timestamp: Double, _ body: (Observation) -> Void) {
         let mapper = mapper
-        var made = 0, silent = 0
+        var made = 0, silent = 0, unknown = 0
         decoder.decode(packet, timestamp: timestamp) { sighting in
             if let o = mapper.observation(for: sighting) {
                 made += 1
                 body(o)
-            } else {
+            } else if sighting.rssiDBm == nil {
                 silent += 1
+            } else {
+                unknown += 1
             }
         }
         observations += made
         sightingsWithoutRSSI += silent
+        strangers += unknown
     }
 
     /// Maps one sighting decoded elsewhere (a live scanner's), counting it.
     public mutating func map(_ sighting: Sighting) -> Observation? {
         guard let o = mapper.observation(for: sighting) else {
-            sightingsWithoutRSSI += 1
+            if sighting.rssiDBm == nil { sightingsWithoutRSSI += 1 } else { strangers += 1 }
             return nil
         }
         observations += 1

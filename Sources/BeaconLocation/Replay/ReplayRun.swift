@@ -1,4 +1,5 @@
 import BlueDotCore
+import Devices
 import Formats
 import Logging
 import Positioning
@@ -20,6 +21,8 @@ public struct ReplayRun: Sendable {
     public var targets: Set<String>
     /// Throw on the first bad input line.
     public var strict: Bool
+    /// The device registry's view of the file's targets (`--devices`); nil: targets as read.
+    public var devices: DeviceIdentifier?
 
     /// What a finished replay counted.
     public struct Summary: Sendable {
@@ -36,7 +39,9 @@ public struct ReplayRun: Sendable {
     public static let policy = InputRunner.Policy(restartDelaySeconds: nil, tickSeconds: nil, finishWhenInputsEnd: true)
 
     /// Creates a replay.
-    public init(venue: Venue, configuration: EngineConfiguration, targets: Set<String> = [], strict: Bool = false) {
+    public init(venue: Venue, configuration: EngineConfiguration, targets: Set<String> = [], strict: Bool = false,
+                devices: DeviceIdentifier? = nil) {
+        self.devices = devices
         self.venue = venue
         self.configuration = configuration
         self.targets = targets
@@ -47,7 +52,7 @@ public struct ReplayRun: Sendable {
     /// `JSONLinesError` (a missing file; the first bad line in strict mode).
     public func run(path: String, emit: @escaping @Sendable ([Location]) -> Void) async throws -> Summary {
         let options = ObservationReader.Options(strict: strict, knownAnchors: Set(venue.anchors.map(\.id)))
-        let input = try ObservationFileSource(path: path, options: options, targets: targets)
+        let input = try ObservationFileSource(path: path, options: options, targets: targets, devices: devices)
         let pipeline = PositioningPipeline(venue: venue, configuration: configuration)
         var logger = Logger(label: "bluedot.replay")
         logger.logLevel = .warning

@@ -102,7 +102,7 @@ public enum ESPresenseConfigImport {
     }
 
     /// The first YAML document, its syntax errors located.
-    private static func document(_ bytes: [UInt8], file: String) throws(ESPresenseConfigError) -> YAMLNode {
+    static func document(_ bytes: [UInt8], file: String) throws(ESPresenseConfigError) -> YAMLNode {
         let parsed: YAMLNode?
         do throws(YAMLSyntaxError) {
             parsed = try YAMLReader.document(bytes)

@@ -250,8 +250,8 @@ public enum VenueLoader {
         return file
     }
 
-    /// 1-based line and column (in bytes) of a byte offset.
-    static func position(of offset: Int, in utf8: [UInt8]) -> (line: Int, column: Int) {
+    /// 1-based line and column (in bytes) of a byte offset (also the device registry's, `Devices`).
+    public static func position(of offset: Int, in utf8: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var lineStart = 0
         for i in 0..<min(offset, utf8.count) where utf8[i] == 0x0A {

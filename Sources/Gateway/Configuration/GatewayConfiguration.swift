@@ -47,6 +47,10 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var speed = 1.0
     /// In tag mode, the anchor id of this gateway's own receiver in the venue.
     public var gatewayID: String?
+    /// The device registry (`docs/formats.md`, "Devices"): the devices tracked, by any identity they show.
+    public var devicesPath: String?
+    /// Log each unknown device heard once, for setting up (off: strangers are only counted).
+    public var listUnknownDevices = false
     /// Seconds between fixes on each target's grid.
     public var intervalSeconds = 1.0
     /// A fix older than this is drawn as last known (grey), seconds.

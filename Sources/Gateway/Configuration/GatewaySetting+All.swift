@@ -83,6 +83,16 @@ extension GatewaySetting {
             "gateway-id", .topicLevel, example: "rx-1", help: "Tag mode: this receiver's anchor id in the venue.",
             sets: \.gatewayID
         ),
+        GatewaySetting(
+            "devices", .file, example: "devices.json",
+            help: "Device registry (JSON): the phones, watches and tags tracked, by IRK, beacon id or address.",
+            sets: \.devicesPath
+        ),
+        GatewaySetting(
+            "devices-list-unknown", .boolean, example: "true",
+            help: "Log each unknown device heard once, to set up the registry (default false: only counted).",
+            sets: \.listUnknownDevices
+        ),
     ]
 
     /// The web map and who may use it, recording, replays' pace, the engine's grid.

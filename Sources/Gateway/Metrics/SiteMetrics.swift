@@ -46,6 +46,9 @@ public final class SiteMetrics: Sendable {
             }
             add("site_sightings", [], "Sightings read from the site's receivers.", stats.sightings,
                 last.site.sightings)
+            add("site_stranger_sightings", [],
+                "Sightings of strangers (no registry device, no known beacon), dropped; ESPresense nodes publish everyone.",
+                stats.strangers, last.site.strangers)
             add("site_late_sightings", [], "Sightings later than the reorder window (dropped).",
                 stats.late, last.site.late)
             add("site_reordered_sightings", [], "Sightings put back in time order.",

@@ -14,6 +14,9 @@
   // The display engine's auto-pan settings, replaced by GET /api/display (LocationDisplaySettings).
   const AUTO_PAN = { wanderExtentFactor: 0.5, navigationPointHeightFactor: 0.125, initialZoomScale: null };
   const SELF = 'self';
+  // Display names by target id, from the device registry (GET /api/display's targetNames); the id where none.
+  const NAMES = new Map();
+  const nameOf = (id) => NAMES.get(id) || id;
 
   const state = {
     venue: null, floor: null, follow: 'recenter', followTarget: SELF, pendingInitialZoom: true,
@@ -54,7 +57,11 @@
   // ---- venue, floors, plans, anchors ----
   async function loadVenue() {
     const settings = await fetch('/api/display', fetchOptions).then((r) => (r.ok ? r.json() : null));
-    if (settings) Object.assign(AUTO_PAN, settings);
+    if (settings) {
+      const { targetNames, ...autoPan } = settings;
+      Object.assign(AUTO_PAN, autoPan);
+      for (const [id, name] of Object.entries(targetNames || {})) NAMES.set(id, name);
+    }
     const response = await fetch('/api/venue', fetchOptions);
     if (!response.ok) throw new Error('GET /api/venue: ' + response.status);
     const venue = await response.json();
@@ -180,13 +187,13 @@
     if (!isSelf) {
       const label = document.createElement('span');
       label.className = 'bd-label bd-upright';
-      label.textContent = id;
+      label.textContent = nameOf(id);
       t.marker.bindTooltip(label, { permanent: true, direction: 'right', offset: [8, 0], className: 'bd-tip' });
     }
     state.targets.set(id, t);
     const option = document.createElement('option');
     option.value = id;
-    option.textContent = isSelf ? 'self (this gateway)' : 'tag ' + id;
+    option.textContent = isSelf ? 'self (this gateway)' : 'tag ' + nameOf(id);
     el('follow-target').appendChild(option);
     if (isSelf) el('follow-target').value = SELF;
     return t;
@@ -251,7 +258,7 @@
 
   function showInfo(t) {
     const f = t.fix;
-    el('info-target').textContent = (t.id === SELF ? 'self' : 'tag ' + t.id) +
+    el('info-target').textContent = (t.id === SELF ? 'self' : 'tag ' + nameOf(t.id)) +
       (t.display.symbol === 'acquiring' ? ' (last known)' : '');
     el('info-xy').textContent = `${f.x.toFixed(2)}, ${f.y.toFixed(2)} m` + (f.floor !== undefined ? `, floor ${f.floor}` : '');
     el('info-latlon').textContent = f.lat !== undefined ? `${f.lat.toFixed(7)}, ${f.lon.toFixed(7)}` : 'local venue';

@@ -6,7 +6,8 @@ import ServiceLifecycle
 import Site
 
 /// The receiver role of a site (`bluedot run ... --publish MQTT_URL --site SITE --receiver ID`): the radio's
-/// reports go, every one, in batches to `bluedot/<site>/sightings/<receiver>`; no engine, no web map.
+/// reports of registry devices (`--devices`, private addresses resolved here) and known beacons go, every one, in
+/// batches to `bluedot/<site>/sightings/<receiver>`; strangers are only counted; no engine, no web map.
 ///
 /// The inputs run as in the gateway (a scanner fault restarts the scan after 2 s) with a tap into a
 /// `SightingPublisher`; the MQTT client keeps `bluedot/<site>/receivers/<receiver>/status` at a retained `online`
@@ -50,12 +51,14 @@ public struct ReceiverApp: Sendable {
         var settings = SightingPublisher.Settings()
         settings.bufferSeconds = c.site.bufferSeconds
         settings.allow = c.site.allow
+        // The receiver resolves: only devices and known beacons are published, strangers only counted.
+        let devices = try c.deviceIdentifier(logger: logger)
         let publisher = SightingPublisher(client: client, topics: topics, receiver: receiver, settings: settings,
-                                          clock: clock, logger: logger)
+                                          devices: devices, clock: clock, logger: logger)
         self.publisher = publisher
         recording = try c.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
-        let inputs = try SourceFactory.make(c, venue: Venue(name: "receiver", anchors: []), recorder: recording,
-                                            clock: clock, logger: logger)
+        let inputs = try SourceFactory.make(c, venue: Venue(name: "receiver", anchors: []), devices: devices,
+                                            recorder: recording, clock: clock, logger: logger)
         runner = InputRunner(
             inputs: inputs, pipeline: nil, clock: clock,
             policy: InputRunner.Policy(restartDelaySeconds: 2, tickSeconds: nil), logger: logger,

@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import Devices
 import Formats
 import HCI
 import HCILinux
@@ -12,25 +13,25 @@ import Site
 /// line; a transport that cannot be opened fails when the scan starts (and is retried).
 public enum SourceFactory {
     /// The inputs for `configuration` over `venue`, in the order given; `recorder` is set for the live source
-    /// with `record`. Every input stamps and paces on `clock`.
+    /// with `record`. Every input stamps and paces on `clock`; `devices` says who each report is.
     public static func make(
-        _ configuration: GatewayConfiguration, venue: Venue, recorder: (any HCIPacketRecorder)?,
-        clock: any BlueDotClock, logger: Logger
+        _ configuration: GatewayConfiguration, venue: Venue, devices: DeviceIdentifier,
+        recorder: (any HCIPacketRecorder)?, clock: any BlueDotClock, logger: Logger
     ) throws -> [any ObservationSource] {
         guard !configuration.sources.isEmpty else {
             throw ConfigurationError(location: "configuration", reason: .conflict("no source"))
         }
         return try configuration.sources.map { source in
-            try make(source, configuration: configuration, venue: venue, recorder: recorder, clock: clock,
-                     logger: logger)
+            try make(source, configuration: configuration, venue: venue, devices: devices, recorder: recorder,
+                     clock: clock, logger: logger)
         }
     }
 
     private static func make(
         _ source: GatewayConfiguration.Source, configuration: GatewayConfiguration, venue: Venue,
-        recorder: (any HCIPacketRecorder)?, clock: any BlueDotClock, logger: Logger
+        devices: DeviceIdentifier, recorder: (any HCIPacketRecorder)?, clock: any BlueDotClock, logger: Logger
     ) throws -> any ObservationSource {
-        let mapper = SightingMapper(mode: configuration.mode, receiverID: configuration.gatewayID)
+        let mapper = SightingMapper(mode: configuration.mode, receiverID: configuration.gatewayID, devices: devices)
         func scanner(_ transport: any HCITransport) -> ScannerSource {
             ScannerSource(transport: transport, mapper: mapper, recorder: recorder, clock: clock, logger: logger)
         }
@@ -50,8 +51,8 @@ public enum SourceFactory {
                 name: "observations:\(path)", path: path, options: ObservationReader.Options(knownAnchors: nil),
                 speed: configuration.speed, loop: configuration.loop, clock: clock)
         case .site(let broker):
-            return try siteSource(broker: broker, configuration: configuration, venue: venue, clock: clock,
-                                  logger: logger)
+            return try siteSource(broker: broker, configuration: configuration, venue: venue, devices: devices,
+                                  clock: clock, logger: logger)
         case .simulate(let trackPath):
             let tracks = Track.tracks(from: try TruthReader.read(path: trackPath))
             var rng = Xoshiro256StarStar(seed: 1)
@@ -65,7 +66,8 @@ public enum SourceFactory {
     /// The solver's input: the site's receivers through one MQTT connection whose last will (and farewell) is the
     /// solver's `offline` and whose birth message its retained `online`.
     static func siteSource(
-        broker: String, configuration: GatewayConfiguration, venue: Venue, clock: any BlueDotClock, logger: Logger
+        broker: String, configuration: GatewayConfiguration, venue: Venue, devices: DeviceIdentifier,
+        clock: any BlueDotClock, logger: Logger
     ) throws -> SiteSource {
         guard let name = configuration.site.site, let topics = SiteTopics(site: name) else {
             throw ConfigurationError(location: "configuration", key: "site", reason: .conflict("mqtt needs site"))
@@ -88,7 +90,6 @@ public enum SourceFactory {
             client: client, topics: topics, knownReceivers: Set(venue.anchors.map(\.id)),
             measuredPower: Dictionary(venue.anchors.map { ($0.id, $0.model(default: venue.model).measuredPowerDBm) },
                                       uniquingKeysWith: { a, _ in a }),
-            settings: settings,
-            farewell: [offline], clock: clock, logger: logger)
+            devices: devices, settings: settings, farewell: [offline], clock: clock, logger: logger)
     }
 }

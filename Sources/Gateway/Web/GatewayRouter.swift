@@ -36,13 +36,17 @@ public enum GatewayRouter {
         public var rooms: RoomOccupancySource?
         /// The location history (`/api/history...`), when it is on.
         public var history: HistoryStore?
+        /// Display names by target id (the device registry's, `DeviceRegistry.names`): `/api/locations` and the
+        /// page's labels.
+        public var names: [String: String]
 
         /// Bundles the dependencies.
         public init(
             hub: LocationHub, metrics: GatewayMetrics, venue: Venue, files: StaticFiles, token: String?,
             sourceName: String, source: LocationSource, clock: any BlueDotClock, site: SiteSource? = nil,
-            rooms: RoomOccupancySource? = nil, history: HistoryStore? = nil
+            rooms: RoomOccupancySource? = nil, history: HistoryStore? = nil, names: [String: String] = [:]
         ) {
+            self.names = names
             self.site = site
             self.rooms = rooms
             self.history = history
@@ -109,7 +113,9 @@ public enum GatewayRouter {
                 "{\"wanderExtentFactor\":\(settings.wanderExtentFactor),"
                 + "\"navigationPointHeightFactor\":\(settings.navigationPointHeightFactor),"
                 + "\"initialZoomScale\":\(settings.initialZoomScale.map { "\($0)" } ?? "null"),"
-                + "\"staleAfterSeconds\":\(settings.staleAfterSeconds)}"
+                + "\"staleAfterSeconds\":\(settings.staleAfterSeconds),"
+                + "\"targetNames\":{" + d.names.sorted { $0.key < $1.key }
+                    .map { "\(JSONText.quoted($0.key)):\(JSONText.quoted($0.value))" }.joined(separator: ",") + "}}"
             return { _, _ in json(displayJSON) }
         case .locations:
             return { request, _ in
@@ -117,7 +123,12 @@ public enum GatewayRouter {
                 case .failure(let error): return problem(.badRequest, error.description)
                 case .success(let query):
                     let fixes = d.hub.current.filter(query.matches)
-                    return json("[" + fixes.map(LocationWriter.line).joined(separator: ",") + "]")
+                    return json("[" + fixes.map { fix in
+                        let line = LocationWriter.line(fix)
+                        // The registry's name beside the id: the line's object with one more member.
+                        guard let name = d.names[fix.targetID], line.hasSuffix("}") else { return line }
+                        return line.dropLast() + ",\"name\":\(JSONText.quoted(name))}"
+                    }.joined(separator: ",") + "]")
                 }
             }
         case .feed:

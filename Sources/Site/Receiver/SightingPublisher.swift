@@ -1,9 +1,11 @@
 import BlueDotCore
+import Devices
 import Formats
 import Logging
 import Positioning
 
-/// The receiver role's output: every report heard, batched to `bluedot/<site>/sightings/<receiver>`
+/// The receiver role's output: every report of a registry device or a known beacon (the mapper drops strangers
+/// before they get here: `DeviceIdentifier`), batched to `bluedot/<site>/sightings/<receiver>`
 /// (`SightingBatch`), with telemetry every 10 s.
 ///
 /// `offer` never blocks the scanner: it appends to a bounded buffer under a lock. A batch leaves every
@@ -80,17 +82,21 @@ public final class SightingPublisher: Sendable {
     /// The settings.
     public let settings: Settings
     private let client: MQTTClient
+    private let devices: DeviceIdentifier?
     private let clock: any BlueDotClock
     private let logger: Logger
     private let startedAt: Double
     private let state: LockedValue<State>
 
-    /// Creates the publisher; `run()` sends on its own schedule, `offer` on volume.
+    /// Creates the publisher; `run()` sends on its own schedule, `offer` on volume. `devices`, the receiver's
+    /// identifier, gives the telemetry the count of strangers heard (a count, never an address) and of the
+    /// devices' private addresses resolved.
     public init(
         client: MQTTClient, topics: SiteTopics, receiver: String, settings: Settings = Settings(),
-        clock: any BlueDotClock, logger: Logger
+        devices: DeviceIdentifier? = nil, clock: any BlueDotClock, logger: Logger
     ) {
         self.client = client
+        self.devices = devices
         self.topics = topics
         self.receiver = receiver
         self.settings = settings
@@ -188,6 +194,11 @@ public final class SightingPublisher: Sendable {
         w.raw("filtered", "\(stats.filtered)")
         w.raw("buffered", "\(stats.buffered)")
         w.raw("batches", "\(stats.batches)")
+        if let devices {
+            let d = devices.statistics
+            w.raw("strangers", "\(d.strangers)")
+            w.raw("privateAddressesResolved", "\(d.resolver.resolved)")
+        }
         w.raw("connected", client.isConnected ? "true" : "false")
         return Array(w.finish().utf8)
     }

@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import Devices
 import Formats
 import Logging
 import Positioning
@@ -48,6 +49,9 @@ public final class SiteSource: BatchedObservationSource {
         public var unknownReceiverSightings = 0
         /// Sightings later than the reorder window (dropped).
         public var late = 0
+        /// Sightings of strangers (no registry device, no known beacon), dropped: ESPresense nodes publish every
+        /// device they hear, and a receiver without the registry every address.
+        public var strangers = 0
         /// Sightings that arrived after a newer one and were put back in order.
         public var reordered = 0
         /// Payloads skipped, by kind (`sightings:malformed`, `sightings:oversized`, `status:malformed`, ...).
@@ -94,6 +98,7 @@ public final class SiteSource: BatchedObservationSource {
     public let settings: Settings
     private let knownReceivers: Set<String>
     private let measuredPower: [String: Double]
+    private let devices: DeviceIdentifier
     private let farewell: [MQTTMessage]
     private let clock: any BlueDotClock
     private let logger: Logger
@@ -103,16 +108,19 @@ public final class SiteSource: BatchedObservationSource {
     private let delivering = LockedValue(())
 
     /// A source over `client` for the site `topics`; `knownReceivers` are the venue's anchor ids and
-    /// `measuredPower` their model's RSSI at 1 m (ESPresense reports are moved onto it); `farewell` is published on
-    /// `stop()` (the solver's `offline`).
+    /// `measuredPower` their model's RSSI at 1 m (ESPresense reports are moved onto it); `devices` maps reported
+    /// ids to registry devices (ESPresense's `irk:…` ids and aliases, addresses) and tells strangers, which are
+    /// dropped; `farewell` is published on `stop()` (the solver's `offline`).
     public init(
         client: MQTTClient, topics: SiteTopics, knownReceivers: Set<String>, measuredPower: [String: Double] = [:],
-        settings: Settings = Settings(), farewell: [MQTTMessage] = [], clock: any BlueDotClock, logger: Logger
+        devices: DeviceIdentifier = .beaconsOnly(), settings: Settings = Settings(), farewell: [MQTTMessage] = [],
+        clock: any BlueDotClock, logger: Logger
     ) {
         self.client = client
         self.topics = topics
         self.knownReceivers = knownReceivers
         self.measuredPower = measuredPower
+        self.devices = devices
         self.settings = settings
         self.farewell = farewell
         self.clock = clock
@@ -291,6 +299,11 @@ public final class SiteSource: BatchedObservationSource {
             r.nextSequence = batch.sequence + 1
             s.statistics.batches += 1
             for var o in batch.sightings {
+                guard let target = devices.target(ofObservation: o.target) else {
+                    s.statistics.strangers += 1
+                    continue
+                }
+                o.target = target
                 o.t += offset
                 admit(o, arrivedAt: now, receiver: &r, state: &s)
             }
@@ -315,7 +328,13 @@ public final class SiteSource: BatchedObservationSource {
         if let reference = report.referencePowerDBm, let model = measuredPower[report.node] {
             rssi += model - reference
         }
-        let o = Observation(t: now, anchor: report.node, target: Self.canonicalTarget(report.device), rssiDBm: rssi,
+        // ESPresense's ids: `irk:…` and aliases map to registry devices, iBeacons to beacons; the rest (the
+        // firmware's fingerprints of everyone's phones) are strangers.
+        guard let target = devices.identify(reportedID: Self.canonicalTarget(report.device)).targetID else {
+            state.withLock { $0.statistics.strangers += 1 }
+            return
+        }
+        let o = Observation(t: now, anchor: report.node, target: target, rssiDBm: rssi,
                             txPowerDBm: report.referencePowerDBm)
         state.withLock { s in
             var r = s.receivers.removeValue(forKey: report.node) ?? newReceiver(report.node, kind: .espresense)

@@ -35,6 +35,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case espresense
     /// An HTTP request line's path and query: the path, a newline, the query string.
     case http
+    /// A device registry file (`--devices`).
+    case devices
+    /// A BlueZ `info` file (`bluedot devices import --bluez`).
+    case bluezInfo = "bluez-info"
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -53,6 +57,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .sightingBatch: SiteTargets.sightingBatch(bytes)
         case .espresense: SiteTargets.espresense(bytes)
         case .http: HTTPTargets.request(bytes)
+        case .devices: DeviceTargets.registry(bytes)
+        case .bluezInfo: DeviceTargets.bluezInfo(bytes)
         }
     }
 }
