@@ -71,19 +71,27 @@ public struct GatewayApp: Sendable {
         let recorder = history.map(HistoryRecorder.init)
         var outputs: [any LocationSourceObserver] = []
         if let publisher { outputs.append(publisher) }
+        var homeAssistant: HomeAssistantPublisher?
         if let site, configuration.homeAssistant.enabled {
             let settings = configuration.homeAssistant
             let discovery = HomeAssistantDiscovery(
                 prefix: settings.prefix, topics: site.topics, allow: settings.allow, names: settings.names,
                 roomNames: Dictionary(venue.rooms.map { ($0.id, $0.name ?? $0.id) }, uniquingKeysWith: { a, _ in a }))
-            outputs.append(HomeAssistantPublisher(client: site.client, discovery: discovery))
+            let publisher = HomeAssistantPublisher(
+                client: site.client, discovery: discovery, clock: clock, awayAfterSeconds: settings.awayAfterSeconds,
+                removing: settings.remove)
+            outputs.append(publisher)
+            homeAssistant = publisher
         }
         if let recorder { outputs.append(recorder) }
         let rooms = venue.rooms.isEmpty ? nil : RoomOccupancySource(
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
             spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: outputs,
-            rooms: rooms, onHousekeeping: { [siteMetrics] in siteMetrics?.record() },
+            rooms: rooms, onHousekeeping: { [siteMetrics, homeAssistant] in
+                siteMetrics?.record()
+                homeAssistant?.sweep()
+            },
             onStop: {
                 recording?.close()
                 history?.close()

@@ -169,6 +169,24 @@ extension GatewaySetting {
             }
             c.homeAssistant.isConfigured = true
         },
+        GatewaySetting(
+            "ha-away-timeout", .number("seconds", in: 1...86_400), example: "60",
+            help: "Solver role: seconds without a fix before a target's tracker reads not_home (default 120)."
+        ) { c, seconds in
+            c.homeAssistant.awayAfterSeconds = seconds
+            c.homeAssistant.isConfigured = true
+        },
+        GatewaySetting(
+            "ha-remove", .text("targets"), example: "tag-1, tag-2",
+            help: "Solver role: target ids whose Home Assistant entities are removed, comma-separated."
+        ) { c, value throws(ConfigurationError.Reason) in
+            let targets = value.split(separator: ",").map { $0.trimmingBlanks() }
+            guard !targets.isEmpty, targets.allSatisfy(SiteTopics.isTopicLevel) else {
+                throw .badValue("ha-remove needs target ids (no /, + or #) separated by commas")
+            }
+            c.homeAssistant.remove = targets
+            c.homeAssistant.isConfigured = true
+        },
     ]
 }
 
