@@ -17,6 +17,7 @@ and it checks, through Home Assistant's REST and websocket APIs:
 - once the keys are not heard, the tracker and the person read `not_home` after the away timeout, and every entity
   stays, including the room sensor the user renamed (sensor.alice_room);
 - `--ha-remove` removes the keys' entities (configs cleared first, states later);
+- the automations of docs/site.md's examples are valid (Home Assistant's `validate_config`);
 - Home Assistant's log has no warning or error about MQTT or BlueDot (`Erroneous JSON` included).
 
 Usage: check.py --bluedot PATH [--work DIR] [--keep]. Exit status 0 when every check passes; prints one line per
@@ -45,6 +46,7 @@ from datetime import datetime, timezone
 import aiohttp
 import jwt
 import paho.mqtt.client as paho
+import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -270,6 +272,17 @@ def stop(process: subprocess.Popen | None) -> None:
             process.wait()
 
 
+def documented_automations() -> list[dict]:
+    """The automations of the examples in docs/site.md ("Home Assistant", "Examples")."""
+    with open(os.path.join(ROOT, "docs", "site.md")) as f:
+        text = f.read()
+    examples = text[text.index("### Examples"):text.index("### Tests")]
+    automations = []
+    for block in examples.split("```yaml\n")[1:]:
+        automations += yaml.safe_load(block.split("```")[0]).get("automation", [])
+    return automations
+
+
 def log_problems(path: str) -> list[str]:
     """Warnings and errors in Home Assistant's log that mention MQTT or BlueDot, and every error (a setup that failed,
     a requirement missing), each record with all its lines."""
@@ -408,6 +421,14 @@ async def scenario(args: argparse.Namespace, work: str) -> None:
         bob = await ha.state("device_tracker.bob_s_tag")
         expect(bob is not None, "Bob's tag is not removed")
         await asyncio.sleep(5)  # the states and attributes are cleared 3 s after the configs
+
+        automations = documented_automations()
+        for automation in automations:
+            reply = await ha.command({"type": "validate_config", "trigger": automation["trigger"],
+                                      "action": automation["action"]})
+            expect(all(part["valid"] for part in reply["result"].values()),
+                   f"the documented automation '{automation['alias']}' is valid: {reply['result']}")
+        expect(len(automations) == 3, f"docs/site.md has its three automations: {len(automations)}")
 
         problems = log_problems(os.path.join(config, "home-assistant.log"))
         if problems:
