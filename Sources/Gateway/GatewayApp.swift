@@ -25,6 +25,8 @@ public struct GatewayApp: Sendable {
     public let locationService: LocationService
     /// The router (also used by the tests without sockets).
     public let dependencies: GatewayRouter.Dependencies
+    /// Reads the targets earlier runs announced to Home Assistant, when discovery is on.
+    private let homeAssistantRoster: HomeAssistantRosterService?
     private let logger: Logger
 
     /// Loads the venue, prepares the inputs (and the recording) and the routes; throws with the file and line (or
@@ -72,6 +74,7 @@ public struct GatewayApp: Sendable {
         var outputs: [any LocationSourceObserver] = []
         if let publisher { outputs.append(publisher) }
         var homeAssistant: HomeAssistantPublisher?
+        var homeAssistantRoster: HomeAssistantRosterService?
         if let site, configuration.homeAssistant.enabled {
             let settings = configuration.homeAssistant
             let discovery = HomeAssistantDiscovery(
@@ -82,7 +85,10 @@ public struct GatewayApp: Sendable {
                 removing: settings.remove)
             outputs.append(publisher)
             homeAssistant = publisher
+            homeAssistantRoster = HomeAssistantRosterService(
+                publisher: publisher, options: site.client.options, clock: clock, logger: logger)
         }
+        self.homeAssistantRoster = homeAssistantRoster
         if let recorder { outputs.append(recorder) }
         let rooms = venue.rooms.isEmpty ? nil : RoomOccupancySource(
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
@@ -149,7 +155,8 @@ public struct GatewayApp: Sendable {
             logger: logger)
         // Shut down in reverse order: the spine first (closes the feed), then the server drains.
         var group = ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: locationService)],
+            services: [.init(service: app), .init(service: locationService)]
+                + (homeAssistantRoster.map { [.init(service: $0)] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(5)
         group.maximumCancellationDuration = .seconds(2)

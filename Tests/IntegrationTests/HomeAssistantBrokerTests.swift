@@ -199,6 +199,11 @@ struct HomeAssistantBrokerTests {
         })
         #expect(try Self.retained(broker, "homeassistant/+/+/config").count == 5, "the entities stay")
         #expect(publisher.away == ["tag-1"] && publisher.statistics.cleared == 0)
+        // What the next run reads back: the target and the device name it was announced with.
+        let roster = await HomeAssistantRoster.read(
+            options: client.options, discovery: discovery, clock: SystemClock(), logger: Logger(label: "test.ha"),
+            quietSeconds: 0.5)
+        #expect(roster == ["tag-1": "tag-1"])
         source.removeObserver(publisher)
 
         // The next run removes tag-1: the configs go at once, the states and attributes 3 s of its clock later.

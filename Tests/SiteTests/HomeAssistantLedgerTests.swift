@@ -172,6 +172,44 @@ import Testing
         #expect(link.take() == [], "a removed target is not announced again")
     }
 
+    /// What earlier runs announced (`HomeAssistantRoster`): a target that had a name and lost it is removed, one
+    /// still named or never named is expected (`not_home` unless heard within the away timeout of the adoption),
+    /// an unnamed one outside the allow-list is left alone. The roster is read from retained tracker configs.
+    @Test func targetsAnnouncedEarlierAreAdopted() throws {
+        var d = Self.discovery
+        d.names = ["tag-3": "New name"]
+        let link = Link()
+        var ledger = Self.ledger(d, start: 0)
+        ledger.update([Self.fix("tag-1", t: 1)], now: 1, connection: 1, send: link.send)
+        ledger.adopt(["tag-1": "Alice", "tag-2": "tag-2", "tag-3": "Old name", "phone": "phone"], now: 2)
+        _ = link.take()
+        ledger.sweep(now: 2, connection: 1, send: link.send)
+        #expect(link.topics() == d.configTopics(of: "tag-1"), "tag-1 lost its name: its configs go")
+        ledger.sweep(now: 5, connection: 1, send: link.send)
+        #expect(link.topics() == d.stateTopics(of: "tag-1"))
+        ledger.sweep(now: 29.9, connection: 1, send: link.send)
+        #expect(link.take() == [])
+        ledger.sweep(now: 30, connection: 1, send: link.send)
+        #expect(link.states() == ["bluedot/flat/ha/tag-3/state not_home", "bluedot/flat/ha/tag-3/room none"],
+                "named: expected from the start")
+        ledger.sweep(now: 31.9, connection: 1, send: link.send)
+        #expect(link.take() == [])
+        ledger.sweep(now: 32, connection: 1, send: link.send)
+        #expect(link.states() == ["bluedot/flat/ha/tag-2/state not_home", "bluedot/flat/ha/tag-2/room none"],
+                "announced earlier: expected from the adoption")
+        ledger.update([Self.fix("tag-1", t: 40)], now: 40, connection: 1, send: link.send)
+        #expect(link.take() == [] && ledger.announced == ["tag-2", "tag-3"])
+
+        let config = Array(d.trackerConfig("tag-3").utf8)
+        let entry = try #require(HomeAssistantRoster.entry(config, discovery: d))
+        #expect(entry.target == "tag-3" && entry.name == "New name")
+        let other = HomeAssistantDiscovery(topics: SiteTopics(site: "other")!)
+        #expect(HomeAssistantRoster.entry(Array(other.trackerConfig("tag-3").utf8), discovery: d) == nil,
+                "another site's tracker")
+        #expect(HomeAssistantRoster.entry([], discovery: d) == nil)
+        #expect(HomeAssistantRoster.entry(Array("{".utf8), discovery: d) == nil)
+    }
+
     /// A removal while the link is down is kept, and goes out once it is back.
     @Test func clearsRefusedByTheLinkAreSentLater() {
         let d = Self.discovery, link = Link()

@@ -16,7 +16,8 @@ and it checks, through Home Assistant's REST and websocket APIs:
 - a named target never heard (Bob's tag) reads `not_home` once the away timeout has passed after the start;
 - once the keys are not heard, the tracker and the person read `not_home` after the away timeout, and every entity
   stays, including the room sensor the user renamed (sensor.alice_room);
-- `--ha-remove` removes the keys' entities (configs cleared first, states later);
+- `--ha-remove` removes the keys' entities, and a solver started without Bob's name removes his (configs cleared
+  first, states later);
 - the automations of docs/site.md's examples are valid (Home Assistant's `validate_config`);
 - Home Assistant's log has no warning or error about MQTT or BlueDot (`Erroneous JSON` included).
 
@@ -254,10 +255,14 @@ class HomeAssistant:
         return reply
 
 
-def start_solver(bluedot: str, broker: int, venue: str, work: str, extra: list[str]) -> subprocess.Popen:
+NAMES = f"{KEYS}=Alice's keys, {BOB}=Bob's tag"
+
+
+def start_solver(bluedot: str, broker: int, venue: str, work: str, extra: list[str],
+                 names: str = NAMES) -> subprocess.Popen:
     arguments = [bluedot, "run", "--mqtt", f"mqtt://127.0.0.1:{broker}", "--site", "house", "--venue", venue,
                  "--mode", "tag", "--espresense", "--listen", "127.0.0.1:0", "--history", "off",
-                 "--ha-names", f"{KEYS}=Alice's keys, {BOB}=Bob's tag", "--ha-away-timeout", str(AWAY_SECONDS)]
+                 "--ha-names", names, "--ha-away-timeout", str(AWAY_SECONDS)]
     out = open(os.path.join(work, "solver.log"), "a")
     return subprocess.Popen(arguments + extra, stdout=out, stderr=subprocess.STDOUT)
 
@@ -412,14 +417,16 @@ async def scenario(args: argparse.Namespace, work: str) -> None:
                   "sensor.alice_s_keys_receivers", "device_tracker.bob_s_tag", "sensor.bob_s_tag_room"}
         expect(wanted <= ids, f"the entities stay registered: missing {sorted(wanted - ids)}")
 
-        # An explicit removal: the next solver runs with --ha-remove for the keys.
+        # Explicit removals: the next solver runs with --ha-remove for the keys, and without Bob's name.
         stop(solver)
-        solver = start_solver(args.bluedot, broker_port, venue_path, work, ["--ha-remove", KEYS])
+        solver = start_solver(args.bluedot, broker_port, venue_path, work, ["--ha-remove", KEYS],
+                              names=f"{KEYS}=Alice's keys")
         await ha.wait_state("device_tracker.alice_s_keys", lambda s: s is None, 20)
         await ha.wait_state("sensor.alice_room", lambda s: s is None, 10)
         expect(True, "--ha-remove removed the keys' entities")
-        bob = await ha.state("device_tracker.bob_s_tag")
-        expect(bob is not None, "Bob's tag is not removed")
+        await ha.wait_state("device_tracker.bob_s_tag", lambda s: s is None, 20)
+        await ha.wait_state("sensor.bob_s_tag_room", lambda s: s is None, 10)
+        expect(True, "Bob's tag, its name gone from --ha-names, is removed")
         await asyncio.sleep(5)  # the states and attributes are cleared 3 s after the configs
 
         automations = documented_automations()

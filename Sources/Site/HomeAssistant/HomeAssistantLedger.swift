@@ -15,9 +15,11 @@ import BlueDotCore
 /// - States (retained, QoS 1): when they change, since Home Assistant's recorder keeps every state change.
 /// - Attributes (retained, QoS 0): when they change, at most once per `attributesIntervalSeconds` of fix time,
 ///   except at once when the room, the floor or `lastKnown` changes (a held-back fix is superseded by the next).
-/// - Removal, only of the targets given as `removing` (an explicit action): their configs are cleared with empty
-///   retained messages, then, `clearDelaySeconds` later, their states and attributes (Home Assistant has let go of
-///   them by then: an empty payload reaching a live entity is a warning in its log). They are not announced again.
+/// - Removal, only on an explicit action: the targets given as `removing`, and those an earlier run announced with
+///   a name that they no longer have (`adopt`). Their configs are cleared with empty retained messages, then,
+///   `clearDelaySeconds` later, their states and attributes (Home Assistant has let go of them by then: an empty
+///   payload reaching a live entity is a warning in its log). They are not announced again in this run.
+/// - Targets an earlier run announced (`adopt`, from `HomeAssistantRoster`) are expected like named ones.
 /// - A message the client refused (link down) is not recorded as told and is sent again with a later event.
 struct HomeAssistantLedger: Sendable {
     /// Sends a message; true when the client took it.
@@ -75,7 +77,7 @@ struct HomeAssistantLedger: Sendable {
     /// Targets being removed and what is still to clear.
     private(set) var clearing: [String: Removal] = [:]
     /// Targets removed on request: never announced in this run.
-    let removing: Set<String>
+    private(set) var removing: Set<String>
     private(set) var statistics = HomeAssistantPublisher.Statistics()
     /// The connection the told states belong to (the client's connect count).
     private var connection: Int?
@@ -90,14 +92,35 @@ struct HomeAssistantLedger: Sendable {
         self.attributesIntervalSeconds = max(0, attributesIntervalSeconds)
         self.awayAfterSeconds = max(0, awayAfterSeconds)
         self.clearDelaySeconds = max(0, clearDelaySeconds)
-        self.removing = Set(removing)
-        for target in removing where SiteTopics.isTopicLevel(target) {
-            clearing[target] = Removal(configs: discovery.configTopics(of: target),
-                                       states: discovery.stateTopics(of: target))
-        }
+        self.removing = []
+        for target in removing { remove(target) }
         for target in discovery.names.keys where announces(target) {
             presence[target] = Presence(heardAt: start)
         }
+    }
+
+    /// The targets earlier runs announced, with the device names they had (`HomeAssistantRoster`), learnt at clock
+    /// time `now`: one that had a name and has none now is removed; every other allowed one not heard yet is
+    /// expected (`not_home` unless heard within the away timeout of `now`).
+    mutating func adopt(_ earlier: [String: String], now: Double) {
+        for (target, name) in earlier.sorted(by: { $0.key < $1.key }) {
+            if name != target && discovery.names[target] == nil {
+                remove(target)
+            } else if announces(target) && presence[target] == nil {
+                presence[target] = Presence(heardAt: now)
+            }
+        }
+    }
+
+    /// Starts removing a target: its configs and states are cleared by the next events, and it is never announced
+    /// again in this run.
+    private mutating func remove(_ target: String) {
+        guard SiteTopics.isTopicLevel(target), !removing.contains(target) else { return }
+        removing.insert(target)
+        presence[target] = nil
+        told[target] = nil
+        announced.remove(target)
+        clearing[target] = Removal(configs: discovery.configTopics(of: target), states: discovery.stateTopics(of: target))
     }
 
     /// Whether `target` gets entities: allowed by the discovery and not being removed.

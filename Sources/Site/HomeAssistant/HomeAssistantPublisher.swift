@@ -7,8 +7,8 @@ import BlueDotCore
 /// target is located and `not_home` after `awayAfterSeconds` of the injected clock without a fix (`sweep()`, which
 /// the gateway's housekeeping calls every second), states go out when they change, attributes at most once per
 /// `attributesIntervalSeconds` of fix time (and at once on a change of room, floor or `lastKnown`). Entities last:
-/// a target the source forgets keeps them; only the targets given as `removing` are removed. The rules are
-/// `HomeAssistantLedger`'s.
+/// a target the source forgets keeps them; only the targets given as `removing`, and those that lost the name an
+/// earlier run announced them with (`adopt`), are removed. The rules are `HomeAssistantLedger`'s.
 ///
 /// Availability needs nothing from here: the entities follow the solver's status topic, which the client's birth
 /// (`online`), farewell and last will (`offline`) keep. Callbacks run on the source's observer task; `publish`
@@ -92,6 +92,13 @@ public final class HomeAssistantPublisher: LocationSourceObserver, Sendable {
     public func onStatusChanged(_ status: LocationSourceStatus, source: LocationSource) {
         let connection = client.statistics.connects, now = clock.now()
         _ = ledger.withLock { $0.begin(now: now, connection: connection, send: send) }
+    }
+
+    /// Takes the targets earlier runs announced (`HomeAssistantRoster.read`): those that lost their name are
+    /// removed, the others expected (`not_home` unless heard within the away timeout from now).
+    public func adopt(_ earlier: [String: String]) {
+        let now = clock.now()
+        ledger.withLock { $0.adopt(earlier, now: now) }
     }
 
     /// Declares `not_home` the targets not heard for the away timeout and finishes removals that are due; the
