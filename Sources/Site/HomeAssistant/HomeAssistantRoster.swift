@@ -25,7 +25,8 @@ public enum HomeAssistantRoster {
     }
 
     /// Reads the retained tracker configs under `discovery.prefix` with a client of its own (`options` with the
-    /// client id suffixed `-ha-roster`): device names by target id. The broker sends retained messages right after
+    /// client id suffixed `-ha-roster`): device names by target id (live configs, which the running solver may
+    /// publish meanwhile, are left out). The broker sends retained messages right after
     /// the subscription; the read ends once `quietSeconds` pass without one, or after `timeoutSeconds` (the
     /// broker unreachable: nothing is known, nothing is removed).
     public static func read(
@@ -52,7 +53,8 @@ public enum HomeAssistantRoster {
                 case .connected: heard.withLock { $0 = $0 ?? clock.now() }
                 case .message(let m):
                     heard.withLock { $0 = clock.now() }
-                    if let (target, name) = entry(m.payload, discovery: discovery) {
+                    // Retained only: a config this run publishes meanwhile says nothing about earlier names.
+                    if m.retain, let (target, name) = entry(m.payload, discovery: discovery) {
                         found.withLock { $0[target] = name }
                     }
                 case .disconnected: break
