@@ -28,6 +28,8 @@ public struct GatewayApp: Sendable {
     public let devices: DeviceIdentifier
     /// The router (also used by the tests without sockets).
     public let dependencies: GatewayRouter.Dependencies
+    /// Reads the targets earlier runs announced to Home Assistant, when discovery is on.
+    private let homeAssistantRoster: HomeAssistantRosterService?
     private let logger: Logger
 
     /// Loads the venue, prepares the inputs (and the recording) and the routes; throws with the file and line (or
@@ -78,6 +80,8 @@ public struct GatewayApp: Sendable {
         let recorder = history.map(HistoryRecorder.init)
         var outputs: [any LocationSourceObserver] = []
         if let publisher { outputs.append(publisher) }
+        var homeAssistant: HomeAssistantPublisher?
+        var homeAssistantRoster: HomeAssistantRosterService?
         if let site, configuration.homeAssistant.enabled {
             let settings = configuration.homeAssistant
             // The registry's names, with `ha-names` over them: the one seam Home Assistant takes names from.
@@ -85,16 +89,24 @@ public struct GatewayApp: Sendable {
             let discovery = HomeAssistantDiscovery(
                 prefix: settings.prefix, topics: site.topics, allow: settings.allow, names: names,
                 roomNames: Dictionary(venue.rooms.map { ($0.id, $0.name ?? $0.id) }, uniquingKeysWith: { a, _ in a }))
-            outputs.append(HomeAssistantPublisher(client: site.client, discovery: discovery))
+            let publisher = HomeAssistantPublisher(
+                client: site.client, discovery: discovery, clock: clock, awayAfterSeconds: settings.awayAfterSeconds,
+                removing: settings.remove)
+            outputs.append(publisher)
+            homeAssistant = publisher
+            homeAssistantRoster = HomeAssistantRosterService(
+                publisher: publisher, options: site.client.options, clock: clock, logger: logger)
         }
+        self.homeAssistantRoster = homeAssistantRoster
         if let recorder { outputs.append(recorder) }
         let rooms = venue.rooms.isEmpty ? nil : RoomOccupancySource(
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
             spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: outputs,
-            rooms: rooms, onHousekeeping: { [siteMetrics, deviceMetrics] in
+            rooms: rooms, onHousekeeping: { [siteMetrics, deviceMetrics, homeAssistant] in
                 siteMetrics?.record()
                 deviceMetrics.record()
+                homeAssistant?.sweep()
             },
             onStop: {
                 recording?.close()
@@ -153,7 +165,8 @@ public struct GatewayApp: Sendable {
             logger: logger)
         // Shut down in reverse order: the spine first (closes the feed), then the server drains.
         var group = ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: locationService)],
+            services: [.init(service: app), .init(service: locationService)]
+                + (homeAssistantRoster.map { [.init(service: $0)] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(5)
         group.maximumCancellationDuration = .seconds(2)

@@ -108,6 +108,7 @@ import Testing
             "espresense": "true", "publish-allow": "ibeacon:*, mac:c0:*", "publish-buffer": "10", "reorder-window": "0.5",
             "history": "/var/lib/bluedot/h.sqlite", "history-retention": "7", "history-max-size": "64",
             "ha-discovery": "true", "ha-prefix": "ha", "ha-allow": "tag-*", "ha-names": "tag-1=Alice's keys, tag-2 = Bob",
+            "ha-away-timeout": "60", "ha-remove": "tag-3, tag-4",
         ]
         for key in GatewaySetting.all.map(\.key) {
             let value = try #require(samples[key], "no sample for \(key)")
@@ -125,6 +126,7 @@ import Testing
         #expect(c.history.store == .file("/var/lib/bluedot/h.sqlite") && c.history.retentionDays == 7)
         #expect(c.history.maxBytes == 64 << 20)
         #expect(c.homeAssistant.prefix == "ha" && c.homeAssistant.allow.map(\.pattern) == ["tag-*"])
+        #expect(c.homeAssistant.awayAfterSeconds == 60 && c.homeAssistant.remove == ["tag-3", "tag-4"])
         #expect(c.homeAssistant.names == ["tag-1": "Alice's keys", "tag-2": "Bob"])
     }
 
@@ -168,5 +170,9 @@ import Testing
         #expect(error("observations = o\nvenue = v\nha-prefix = ha").contains("solver's broker"))
         #expect(error("observations = o\nvenue = v\nha-discovery = false") == "valid")
         #expect(error("mqtt = mqtt://b\nsite = s\nvenue = v\nmode = tag\nha-names = tag-1").contains("target=Name"))
+        #expect(error("mqtt = mqtt://b\nsite = s\nvenue = v\nmode = tag\nha-away-timeout = 0")
+            .contains("ha-away-timeout must be 1 ... 86400 seconds"))
+        #expect(error("mqtt = mqtt://b\nsite = s\nvenue = v\nmode = tag\nha-remove = a/b").contains("ha-remove"))
+        #expect(error("observations = o\nvenue = v\nha-away-timeout = 60").contains("solver's broker"))
     }
 }

@@ -114,6 +114,11 @@ import Testing
           --ha-allow <globs>      Solver role: comma-separated target-id globs announced to Home Assistant
                                   (default all).
           --ha-names <names>      Solver role: friendly names, target=Name pairs separated by commas.
+          --ha-away-timeout <seconds>
+                                  Solver role: seconds without a fix before a target's tracker reads
+                                  not_home (default 120).
+          --ha-remove <targets>   Solver role: target ids whose Home Assistant entities are removed,
+                                  comma-separated.
           --log-level <log-level> Log level on stderr: trace, debug, info, notice, warning, error,
                                   critical. (default: info)
           -h, --help              Show help information.

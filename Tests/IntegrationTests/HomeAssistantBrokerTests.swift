@@ -11,10 +11,12 @@ import Testing
 
 /// Home Assistant MQTT discovery through a real mosquitto, seen as Home Assistant sees it (a subscriber to the
 /// discovery prefix, and fresh subscribers finding what is retained): a real `bluedot run` solver (ESPresense nodes of
-/// the companion's example house) announces a device, its room follows the device from the family room to the dining
-/// room, its availability goes offline when the solver is killed (the last will) and the same ids come back with a new
-/// solver; in process, a `LocationSource` driven by hand announces only allowed targets, clears a forgotten one's
-/// retained configs, and announces again after the broker restarts without its retained messages.
+/// the companion's example house) announces a device that reads `home`, its room sensor follows the device from the
+/// family room to the dining room, its availability goes offline when the solver is killed (the last will) and the
+/// same ids come back with a new solver, with no `not_home` in between; in process, a `LocationSource` driven by hand
+/// announces only allowed targets, keeps a forgotten one's entities and declares it `not_home` by the away timeout on
+/// a manual clock, removes a target on request (configs first, states later), and announces again after the broker
+/// restarts without its retained messages. `Tools/ha-check` runs a real Home Assistant against a solver.
 @Suite(.serialized, .enabled(if: MosquittoBroker.available, "mosquitto is not installed"))
 struct HomeAssistantBrokerTests {
     static let device = "iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-7"
@@ -83,28 +85,30 @@ struct HomeAssistantBrokerTests {
                 try await Task.sleep(for: .milliseconds(200))
             }
         }
-        let state = discovery.stateTopic(Self.target)
-        #expect(await eventually(seconds: 5) { seen.last(state) == "Dining" }, "states: \(seen.all(state))")
-        let states = seen.all(state)
-        #expect(states.contains("Family") && states.firstIndex(of: "Family")! < states.lastIndex(of: "Dining")!)
-        #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "a state goes out only when it changes")
-        #expect(seen.last(discovery.roomTopic(Self.target)) == "Dining")
+        let room = discovery.roomTopic(Self.target), state = discovery.stateTopic(Self.target)
+        #expect(await eventually(seconds: 5) { seen.last(room) == "Dining" }, "rooms: \(seen.all(room))")
+        let rooms = seen.all(room)
+        #expect(rooms.contains("Family") && rooms.firstIndex(of: "Family")! < rooms.lastIndex(of: "Dining")!)
+        #expect(zip(rooms, rooms.dropFirst()).allSatisfy { $0 != $1 }, "a state goes out only when it changes")
+        #expect(seen.all(state) == ["home"], "located from the first fix on: home, once")
         let attributes = try #require(seen.last(discovery.attributesTopic(Self.target)))
         let fix = try Self.object(attributes)
-        #expect(fix["room"] as? String == "dining" && fix["floor"] as? Int == 0 && fix["lastKnown"] as? Bool == false,
+        #expect(fix["room"] as? String == "dining" && fix["floor"] as? Int == 0 && fix["last_known"] as? Bool == false,
                 "\(attributes)")
-        #expect(fix["x"] is Double && fix["accuracy"] is Double && fix["roomProbability"] is Double)
+        #expect(fix["x_m"] is Double && fix["accuracy_m"] is Double && fix["room_probability"] is Double)
+        #expect(fix["receivers"] as? Int ?? 0 >= 3)
         #expect(fix["latitude"] is Double && fix["longitude"] is Double && fix["gps_accuracy"] is Double)
         #expect(seen.all(discovery.attributesTopic(Self.target)).count >= 10, "attributes flow with the fixes")
 
-        // What Home Assistant finds when it (re)starts: the three configs, retained.
-        let retained = try broker.subscribe("homeassistant/#", count: 3, timeoutSeconds: 3)
+        // What Home Assistant finds when it (re)starts: the five configs, retained.
+        let retained = try broker.subscribe("homeassistant/#", count: 5, timeoutSeconds: 3)
         #expect(Set(retained.map { String($0.prefix { $0 != " " }) })
-            == [discovery.solverConfigTopic, trackerConfig, sensorConfig], "\(retained)")
+            == Set([discovery.solverConfigTopic] + discovery.configTopics(of: Self.target)), "\(retained)")
         let config = try #require(seen.last(trackerConfig))
         let tracker = try Self.object(config)
         #expect(tracker["unique_id"] as? String == discovery.objectID(of: Self.target))
         #expect((tracker["device"] as? [String: Any])?["name"] as? String == "Keys")
+        #expect(tracker["default_entity_id"] as? String == "device_tracker.keys", "the entity id from the name")
         let sensor = try Self.object(try #require(seen.last(sensorConfig)))
         #expect(sensor["unique_id"] as? String == discovery.sensorObjectID(of: Self.target))
         let options = try #require(sensor["options"] as? [String])
@@ -127,6 +131,7 @@ struct HomeAssistantBrokerTests {
         #expect(await eventually(seconds: 5) { seen.all(trackerConfig).count > before })
         #expect(seen.last(trackerConfig) == config, "the same config, unique id included, after a restart")
         #expect(seen.last("bluedot/house/status") == "online")
+        #expect(seen.all(state) == ["home", "home"], "the new solver's first fix says home again: never not_home")
         solver.signal(SIGTERM)
         _ = await solver.wait(timeout: .seconds(10))
     }
@@ -153,7 +158,10 @@ struct HomeAssistantBrokerTests {
         try broker.subscribe(filter, count: 100, timeoutSeconds: seconds).sorted()
     }
 
-    @Test func aForgottenTargetsRetainedConfigsAreCleared() async throws {
+    /// Entities last: a target the source forgets keeps its retained configs and goes `not_home` by the away
+    /// timeout of the publisher's clock; a target removed on request loses its configs at once and its states
+    /// `clearDelaySeconds` later.
+    @Test func aForgottenTargetStaysAndARemovedOneIsCleared() async throws {
         let broker = try await MosquittoBroker()
         defer { broker.kill() }
         let topics = try #require(SiteTopics(site: "flat"))
@@ -162,28 +170,55 @@ struct HomeAssistantBrokerTests {
         defer { client.stop() }
         #expect(await eventually { client.isConnected })
         let discovery = HomeAssistantDiscovery(topics: topics, allow: [IDPattern("tag-*")!], roomNames: ["hall": "Hall"])
-        let publisher = HomeAssistantPublisher(client: client, discovery: discovery)
-        let source = LocationSource(id: "flat", clock: SystemClock())
+        let clock = ManualClock(start: 1000)
+        let publisher = HomeAssistantPublisher(client: client, discovery: discovery, clock: clock,
+                                               awayAfterSeconds: 60)
+        let source = LocationSource(id: "flat", clock: clock)
         source.addObserver(publisher)
         defer { source.removeObserver(publisher) }
 
         source.update([Self.fix("tag-1", t: 10, room: "hall"), Self.fix("phone", t: 10, room: "hall")])
-        let configs = [discovery.solverConfigTopic, discovery.sensorConfigTopic("tag-1"), discovery.trackerConfigTopic("tag-1")]
+        let configs = [discovery.solverConfigTopic] + discovery.configTopics(of: "tag-1")
         #expect(await eventually {
             (try? Self.retained(broker, "homeassistant/+/+/config"))?.map { String($0.prefix { $0 != " " }) }.sorted()
                 == configs.sorted()
         }, "the solver and tag-1, not phone (the allow-list)")
-        #expect(try Self.retained(broker, "bluedot/flat/ha/+/state") == ["bluedot/flat/ha/tag-1/state Hall"])
+        #expect(try Self.retained(broker, "bluedot/flat/ha/+/state") == ["bluedot/flat/ha/tag-1/state home"])
         #expect(publisher.announced == ["tag-1"])
 
         source.delete(["tag-1"])
-        // A subscriber coming later gets no retained config, state or attributes of the forgotten target; the
-        // solver's own config stays.
+        clock.advance(by: 59)
+        publisher.sweep()
+        #expect(try Self.retained(broker, "bluedot/flat/ha/+/state") == ["bluedot/flat/ha/tag-1/state home"])
+        clock.advance(by: 1)
+        publisher.sweep()
+        #expect(await eventually {
+            (try? Self.retained(broker, "bluedot/flat/ha/+/+")) == [
+                #"bluedot/flat/ha/tag-1/attributes {"x_m":1.00,"y_m":2.00,"floor":0,"accuracy_m":1.00,"room":null,"receivers":0,"last_known":true}"#,
+                "bluedot/flat/ha/tag-1/room none", "bluedot/flat/ha/tag-1/state not_home"]
+        })
+        #expect(try Self.retained(broker, "homeassistant/+/+/config").count == 5, "the entities stay")
+        #expect(publisher.away == ["tag-1"] && publisher.statistics.cleared == 0)
+        // What the next run reads back: the target and the device name it was announced with.
+        let roster = await HomeAssistantRoster.read(
+            options: client.options, discovery: discovery, clock: SystemClock(), logger: Logger(label: "test.ha"),
+            quietSeconds: 0.5)
+        #expect(roster == ["tag-1": "tag-1"])
+        source.removeObserver(publisher)
+
+        // The next run removes tag-1: the configs go at once, the states and attributes 3 s of its clock later.
+        let removing = HomeAssistantPublisher(client: client, discovery: discovery, clock: clock, removing: ["tag-1"])
+        source.addObserver(removing)
+        defer { source.removeObserver(removing) }
+        #expect(await eventually {
+            (try? Self.retained(broker, "homeassistant/#"))?.map { String($0.prefix { $0 != " " }) }
+                == [discovery.solverConfigTopic]
+        })
+        #expect(try Self.retained(broker, "bluedot/flat/ha/#").count == 3, "states wait for Home Assistant to let go")
+        clock.advance(by: 3)
+        removing.sweep()
         #expect(await eventually { (try? Self.retained(broker, "bluedot/flat/ha/#")) == [] })
-        #expect(try Self.retained(broker, "homeassistant/#").map { String($0.prefix { $0 != " " }) }
-            == [discovery.solverConfigTopic])
-        #expect(publisher.announced.isEmpty && publisher.clearing.isEmpty)
-        #expect(publisher.statistics.cleared == 5)
+        #expect(removing.clearing.isEmpty && removing.statistics.cleared == 7)
     }
 
     /// The broker restarts without its retained messages: after the client reconnects, the next fix announces the
@@ -197,19 +232,19 @@ struct HomeAssistantBrokerTests {
         defer { client.stop() }
         #expect(await eventually { client.isConnected })
         let discovery = HomeAssistantDiscovery(topics: topics)
-        let publisher = HomeAssistantPublisher(client: client, discovery: discovery)
+        let publisher = HomeAssistantPublisher(client: client, discovery: discovery, clock: SystemClock())
         let source = LocationSource(id: "lab", clock: SystemClock())
         source.addObserver(publisher)
         defer { source.removeObserver(publisher) }
 
         source.update([Self.fix("tag-1", t: 10, room: nil)])
-        #expect(await eventually { (try? Self.retained(broker, "homeassistant/#"))?.count == 3 })
+        #expect(await eventually { (try? Self.retained(broker, "homeassistant/#"))?.count == 5 })
         try await broker.restart()
         #expect(await eventually { client.isConnected && client.statistics.connects == 2 })
         #expect(try Self.retained(broker, "homeassistant/#") == [], "no persistence: the broker lost the configs")
         source.update([Self.fix("tag-1", t: 11, room: nil)])
-        #expect(await eventually { (try? Self.retained(broker, "homeassistant/#"))?.count == 3 })
-        #expect(try Self.retained(broker, "bluedot/lab/ha/+/state") == ["bluedot/lab/ha/tag-1/state not_home"])
+        #expect(await eventually { (try? Self.retained(broker, "homeassistant/#"))?.count == 5 })
+        #expect(try Self.retained(broker, "bluedot/lab/ha/+/state") == ["bluedot/lab/ha/tag-1/state home"])
         #expect(try Self.retained(broker, "bluedot/lab/status") == ["bluedot/lab/status online"], "the birth again")
     }
 

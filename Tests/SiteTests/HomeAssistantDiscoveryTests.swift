@@ -26,6 +26,10 @@ import Testing
             for target in Self.targets {
                 #expect(HomeAssistantSchema.validate(d.trackerConfig(target), component: "device_tracker") == [], "\(target)")
                 #expect(HomeAssistantSchema.validate(d.sensorConfig(target), component: "sensor") == [], "\(target)")
+                for measurement in HomeAssistantDiscovery.Measurement.allCases {
+                    #expect(HomeAssistantSchema.validate(d.measurementConfig(target, measurement), component: "sensor")
+                        == [], "\(target) \(measurement)")
+                }
             }
             #expect(HomeAssistantSchema.validate(d.solverConfig, component: "binary_sensor") == [])
         }
@@ -58,6 +62,8 @@ import Testing
         #expect(check(#"{"state_topic":"a","availability_topic":"s","availability":[{"payload_available":"up"}]}"#, "sensor")
             == ["availability and availability_topic: not both", "availability[0].topic: required"])
         #expect(check(#"{"state_topic":"a","name":null,"payload_on":"on"}"#, "sensor") == ["payload_on: not a documented key"])
+        #expect(check(#"{"state_topic":"a","default_entity_id":"device_tracker.x"}"#, "sensor")
+            == ["default_entity_id: an entity id of the sensor domain"])
         #expect(check("[]", "sensor") == ["not a JSON object"])
     }
 
@@ -103,7 +109,12 @@ import Testing
         var other = d
         other.prefix = "ha/test"
         #expect(other.trackerConfigTopic("keys") == "ha/test/device_tracker/bluedot_house_keys_26940528/config")
-        #expect(d.retainedTopics(of: "keys").first == d.trackerConfigTopic("keys"), "configs are cleared first")
+        #expect(d.configTopics(of: "keys") == [
+            d.trackerConfigTopic("keys"), d.sensorConfigTopic("keys"),
+            "homeassistant/sensor/bluedot_house_keys_26940528_accuracy/config",
+            "homeassistant/sensor/bluedot_house_keys_26940528_receivers/config"])
+        #expect(d.stateTopics(of: "keys") == ["bluedot/house/ha/keys/state", "bluedot/house/ha/keys/room",
+                                              "bluedot/house/ha/keys/attributes"])
     }
 
     /// Unique ids come from the site and the target id alone: pinned values (what Home Assistant already has in its
@@ -159,6 +170,44 @@ import Testing
         #expect(!all.announces("a/b") && !all.announces("a+") && !all.announces("#") && !all.announces(""))
     }
 
+    /// Entity ids come from the names, written as `object_id` (Home Assistant up to 2025.9) and as
+    /// `default_entity_id` (from 2025.10); without a name, from the target id. Home Assistant's slugify rules.
+    @Test func entityIDsComeFromNames() throws {
+        let d = Self.discovery
+        let tracker = try Self.object(d.trackerConfig("keys"))
+        #expect(tracker["object_id"] as? String == "alice_s_keys")
+        #expect(tracker["default_entity_id"] as? String == "device_tracker.alice_s_keys")
+        let room = try Self.object(d.sensorConfig("keys"))
+        #expect(room["object_id"] as? String == "alice_s_keys_room")
+        #expect(room["default_entity_id"] as? String == "sensor.alice_s_keys_room")
+        let accuracy = try Self.object(d.measurementConfig("keys", .accuracy))
+        #expect(accuracy["default_entity_id"] as? String == "sensor.alice_s_keys_accuracy")
+        let unnamed = try Self.object(d.trackerConfig("ibeacon:F7826DA6-4fa2:1:7"))
+        #expect(unnamed["default_entity_id"] as? String == "device_tracker.ibeacon_f7826da6_4fa2_1_7")
+        #expect(HomeAssistantID.slug("  Bob's   Tag #2 ") == "bob_s_tag_2")
+        #expect(HomeAssistantID.slug("Küche") == "k_che", "no transliteration table: non-ASCII is a separator")
+        #expect(HomeAssistantID.slug("日本") == "unknown" && HomeAssistantID.slug("") == "unknown")
+        #expect(tracker["unique_id"] as? String == d.objectID(of: "keys"), "unique ids do not follow the names")
+    }
+
+    /// The measurement sensors read the attributes topic: the accuracy a distance in metres, the receivers a count,
+    /// both measurements (long-term statistics, a line graph) in the diagnostic category.
+    @Test func measurementSensorsCarryUnits() throws {
+        let d = Self.discovery
+        let accuracy = try Self.object(d.measurementConfig("keys", .accuracy))
+        #expect(accuracy["state_topic"] as? String == d.attributesTopic("keys"))
+        #expect(accuracy["value_template"] as? String == "{{ value_json.accuracy_m }}")
+        #expect(accuracy["unit_of_measurement"] as? String == "m" && accuracy["device_class"] as? String == "distance")
+        #expect(accuracy["state_class"] as? String == "measurement" && accuracy["name"] as? String == "Accuracy")
+        let receivers = try Self.object(d.measurementConfig("keys", .receivers))
+        #expect(receivers["value_template"] as? String == "{{ value_json.receivers }}")
+        #expect(receivers["unit_of_measurement"] == nil && receivers["state_class"] as? String == "measurement")
+        let l = Location(timestamp: 1, targetID: "keys", x: 0, y: 0, horizontalAccuracyMeters: 2.25, anchorCount: 4)
+        let attributes = try Self.object(d.attributes(l))
+        #expect(attributes["accuracy_m"] as? Double == 2.25 && attributes["receivers"] as? Int == 4,
+                "the attributes the templates read")
+    }
+
     /// Friendly names name the device (the tracker takes it, the sensor shows "<name> Room"); the model follows
     /// the id's scheme.
     @Test func friendlyNamesAndModels() throws {
@@ -173,27 +222,32 @@ import Testing
         #expect(HomeAssistantDiscovery.model(of: "keys") == "Bluetooth LE tag")
     }
 
-    /// States: the room's name (its id without one), `not_home` / `none` outside every room. Attributes: pinned
-    /// text; coordinates for Home Assistant's map only with a geographic origin.
+    /// States: the room sensor reads the room's name (its id without one), `none` outside every room. Attributes:
+    /// snake_case, pinned text; coordinates for Home Assistant's map only with a geographic origin, and not while
+    /// away.
     @Test func statesAndAttributes() throws {
         let d = Self.discovery
         var l = Location(timestamp: 10, targetID: "keys", x: 1.23456, y: 2, floor: 0, horizontalAccuracyMeters: 1.5,
-            room: "kitchen", roomProbability: 0.8)
-        #expect(d.trackerState(l) == "Kitchen" && d.roomState(l) == "Kitchen")
+            anchorCount: 3, room: "kitchen", roomProbability: 0.8)
+        #expect(d.roomState(l) == "Kitchen")
         #expect(d.attributes(l)
-            == #"{"x":1.23,"y":2.00,"floor":0,"accuracy":1.50,"room":"kitchen","roomProbability":0.800,"lastKnown":false}"#)
+            == #"{"x_m":1.23,"y_m":2.00,"floor":0,"accuracy_m":1.50,"room":"kitchen","room_probability":0.800,"receivers":3,"last_known":false}"#)
         l.room = "cellar"
-        #expect(d.trackerState(l) == "cellar", "a room without a name shows its id")
+        #expect(d.roomState(l) == "cellar", "a room without a name shows its id")
         l.room = nil
         l.roomProbability = nil
         l.floor = nil
         l.lastKnown = true
         l.latitude = 52.1
         l.longitude = 21.2
-        #expect(d.trackerState(l) == "not_home" && d.roomState(l) == "none")
+        #expect(d.roomState(l) == "none")
         #expect(d.attributes(l)
-            == #"{"x":1.23,"y":2.00,"accuracy":1.50,"room":null,"lastKnown":true,"latitude":52.1000000,"longitude":21.2000000,"gps_accuracy":1.5}"#)
+            == #"{"x_m":1.23,"y_m":2.00,"accuracy_m":1.50,"room":null,"receivers":3,"last_known":true,"latitude":52.1000000,"longitude":21.2000000,"gps_accuracy":1.5}"#)
         let attributes = try Self.object(d.attributes(l))
         #expect(attributes["latitude"] as? Double == 52.1 && attributes["gps_accuracy"] as? Double == 1.5)
+        l.room = "kitchen"
+        #expect(d.attributes(l, away: true)
+            == #"{"x_m":1.23,"y_m":2.00,"accuracy_m":1.50,"room":null,"receivers":0,"last_known":true}"#)
+        #expect(HomeAssistantDiscovery.home == "home" && HomeAssistantDiscovery.notHome == "not_home")
     }
 }

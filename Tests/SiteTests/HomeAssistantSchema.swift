@@ -58,14 +58,15 @@ enum HomeAssistantSchema {
         }
     }
 
-    /// Keys every MQTT entity page documents: availability (list and single topic), device, naming, ids, QoS, the
-    /// attributes topic, and `origin` (integrations/mqtt, "Discovery payload").
+    /// Keys every MQTT entity page documents: availability (list and single topic), device, naming, ids (`object_id`
+    /// up to 2025.9, `default_entity_id` from 2025.10), QoS, the attributes topic, and `origin` (integrations/mqtt,
+    /// "Discovery payload").
     static let entity: [String: Kind] = [
         "availability": .list, "availability_mode": .oneOf(["all", "any", "latest"]), "availability_template": .string,
-        "availability_topic": .string, "device": .mapping, "icon": .icon, "json_attributes_template": .string,
-        "json_attributes_topic": .string, "name": .stringOrNull, "object_id": .string, "origin": .mapping,
-        "payload_available": .string, "payload_not_available": .string, "qos": .integerIn([0, 1, 2]),
-        "unique_id": .string, "value_template": .string,
+        "availability_topic": .string, "default_entity_id": .string, "device": .mapping, "icon": .icon,
+        "json_attributes_template": .string, "json_attributes_topic": .string, "name": .stringOrNull,
+        "object_id": .string, "origin": .mapping, "payload_available": .string, "payload_not_available": .string,
+        "qos": .integerIn([0, 1, 2]), "unique_id": .string, "value_template": .string,
     ]
     /// device_tracker.mqtt: the entity keys and the tracker's own (no entity category or picture is documented).
     static let deviceTracker = entity.merging([
@@ -145,6 +146,9 @@ enum HomeAssistantSchema {
                     found.append("options: not with state_class or unit_of_measurement")
                 }
             }
+        }
+        if let id = object["default_entity_id"] as? String, !id.hasPrefix(component + ".") {
+            found.append("default_entity_id: an entity id of the \(component) domain")
         }
         if has("availability") && has("availability_topic") {
             found.append("availability and availability_topic: not both")

@@ -261,7 +261,7 @@ def dictionaries():
             "web-root", "leaflet", "mqtt", "publish", "site", "receiver", "mqtt-password-file", "mqtt-password",
             "mqtt-client-id", "mqtt-keepalive", "mqtt-ca", "mqtt-cert", "mqtt-key", "mqtt-protocol", "espresense",
             "publish-allow", "publish-buffer", "reorder-window", "history", "history-retention", "history-max-size",
-            "ha-discovery", "ha-prefix", "ha-allow", "ha-names"]
+            "ha-discovery", "ha-prefix", "ha-allow", "ha-names", "ha-away-timeout", "ha-remove"]
     dict_file("config", [k + " = " for k in keys] + ["\n", "#", '"', "=", "true", "false", "tag", "self",
                                                      "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:", "memory", "off",
                                                      "default", "5", "3.1.1", "1e309", "-1", "*", "?", ","])

@@ -174,8 +174,13 @@ public struct HomeAssistantSettings: Sendable, Hashable {
     public var prefix = "homeassistant"
     /// Target-id globs to announce; empty: every target.
     public var allow: [IDPattern] = []
-    /// Friendly names by target id.
+    /// Friendly names by target id: the one "target id -> display name" lookup Home Assistant's device names and
+    /// entity ids come from.
     public var names: [String: String] = [:]
+    /// Clock seconds without a fix after which a target's tracker reads `not_home`.
+    public var awayAfterSeconds = HomeAssistantPublisher.defaultAwayAfterSeconds
+    /// Targets whose Home Assistant entities the solver removes (and does not announce).
+    public var remove: [String] = []
     /// Whether any `ha-*` key was given (they need a solver).
     public var isConfigured = false
 

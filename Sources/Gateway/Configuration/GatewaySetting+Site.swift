@@ -134,42 +134,71 @@ extension GatewaySetting {
             c.homeAssistant.enabled = on
             c.homeAssistant.isConfigured = c.homeAssistant.isConfigured || on
         },
-        GatewaySetting(
+        homeAssistantSetting(
             "ha-prefix", .text("topic"), example: "ha",
             help: "Solver role: Home Assistant's discovery prefix (default homeassistant)."
-        ) { c, prefix throws(ConfigurationError.Reason) in
+        ) { h, prefix throws(ConfigurationError.Reason) in
             guard !prefix.isEmpty, !prefix.contains(where: { $0 == "+" || $0 == "#" }), !prefix.hasPrefix("/"),
                   !prefix.hasSuffix("/") else {
                 throw .badValue("ha-prefix is an MQTT topic without wildcards or a leading or trailing /")
             }
-            c.homeAssistant.prefix = prefix
-            c.homeAssistant.isConfigured = true
+            h.prefix = prefix
         },
-        GatewaySetting(
+        homeAssistantSetting(
             "ha-allow", .text("globs"), example: "tag-*",
             help: "Solver role: comma-separated target-id globs announced to Home Assistant (default all)."
-        ) { c, value throws(ConfigurationError.Reason) in
-            let globs = value.split(separator: ",").map { IDPattern(String($0.filter { !$0.isWhitespace })) }
-            guard !globs.isEmpty, globs.allSatisfy({ $0 != nil }) else {
-                throw .badValue("ha-allow needs target-id globs separated by commas")
+        ) { h, value throws(ConfigurationError.Reason) in
+            h.allow = try commaSeparated(value, "ha-allow needs target-id globs separated by commas") {
+                IDPattern(String($0.filter { !$0.isWhitespace }))
             }
-            c.homeAssistant.allow = globs.compactMap { $0 }
-            c.homeAssistant.isConfigured = true
         },
-        GatewaySetting(
+        homeAssistantSetting(
             "ha-names", .text("names"), example: "tag-1=Alice's keys, tag-2 = Bob",
             help: "Solver role: friendly names, target=Name pairs separated by commas."
-        ) { c, value throws(ConfigurationError.Reason) in
+        ) { h, value throws(ConfigurationError.Reason) in
             for pair in value.split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                     throw .badValue("ha-names is target=Name pairs separated by commas, got \"\(pair)\"")
                 }
-                c.homeAssistant.names[parts[0]] = parts[1]
+                h.names[parts[0]] = parts[1]
             }
-            c.homeAssistant.isConfigured = true
+        },
+        homeAssistantSetting(
+            "ha-away-timeout", .number("seconds", in: 1...86_400), example: "60",
+            help: "Solver role: seconds without a fix before a target's tracker reads not_home (default 120)."
+        ) { h, seconds in h.awayAfterSeconds = seconds },
+        homeAssistantSetting(
+            "ha-remove", .text("targets"), example: "tag-1, tag-2",
+            help: "Solver role: target ids whose Home Assistant entities are removed, comma-separated."
+        ) { h, value throws(ConfigurationError.Reason) in
+            h.remove = try commaSeparated(value, "ha-remove needs target ids (no /, + or #) separated by commas") {
+                SiteTopics.isTopicLevel($0) ? $0 : nil
+            }
         },
     ]
+
+    /// A Home Assistant setting: `set` stores its value, and giving it marks Home Assistant configured (an `ha-*`
+    /// key needs a solver).
+    private static func homeAssistantSetting<Value>(
+        _ key: String, _ kind: SettingKind<Value>, example: String, help: String,
+        set: @escaping @Sendable (inout HomeAssistantSettings, Value) throws(ConfigurationError.Reason) -> Void
+    ) -> GatewaySetting {
+        GatewaySetting(key, kind, example: example, help: help) { c, value throws(ConfigurationError.Reason) in
+            try set(&c.homeAssistant, value)
+            c.homeAssistant.isConfigured = true
+        }
+    }
+
+    /// The items of a comma-separated list, each trimmed of blanks and made by `make`; `message` when there is none
+    /// or `make` refuses one.
+    private static func commaSeparated<Item>(
+        _ value: String, _ message: String, _ make: (String) -> Item?
+    ) throws(ConfigurationError.Reason) -> [Item] {
+        let items = value.split(separator: ",").map { make($0.trimmingBlanks()) }
+        guard !items.isEmpty, items.allSatisfy({ $0 != nil }) else { throw .badValue(message) }
+        return items.compactMap { $0 }
+    }
 }
 
 extension SettingKind<MQTTOptions.ProtocolVersion> {

@@ -6,10 +6,11 @@ extension HomeAssistantDiscovery {
     public static let noRoom = "none"
 
     /// The tracker's config: the device's main entity (`name` null: it takes the device's name), state on
-    /// `stateTopic`, the fix as attributes on `attributesTopic`, `source_type` `bluetooth_le`. `payload_home` and
-    /// `payload_not_home` keep their documented defaults (`home`, `not_home`), so they are not sent.
+    /// `stateTopic` (`home` / `not_home`), the fix as attributes on `attributesTopic`, `source_type` `bluetooth_le`.
+    /// `payload_home` and `payload_not_home` keep their documented defaults (`home`, `not_home`), so they are not
+    /// sent.
     public func trackerConfig(_ target: String) -> String {
-        var config = entity(name: nil, uniqueID: objectID(of: target))
+        var config = entity(target, name: nil, uniqueID: objectID(of: target), component: "device_tracker", suffix: "")
         config.string("state_topic", stateTopic(target))
         config.string("json_attributes_topic", attributesTopic(target))
         config.string("source_type", "bluetooth_le")
@@ -19,12 +20,58 @@ extension HomeAssistantDiscovery {
     /// The room sensor's config: named "Room" (Home Assistant shows "<device> Room"). With room names known it is an
     /// `enum` sensor whose options are every room's name and `none`, so automations can offer them.
     public func sensorConfig(_ target: String) -> String {
-        var config = entity(name: "Room", uniqueID: sensorObjectID(of: target))
+        var config = entity(target, name: "Room", uniqueID: sensorObjectID(of: target), component: "sensor",
+                            suffix: "_room")
         config.string("state_topic", roomTopic(target))
         config.string("icon", "mdi:door")
         if !roomNames.isEmpty {
             config.string("device_class", "enum")
             config.strings("options", roomOptions)
+        }
+        return finish(config, device: device(of: target))
+    }
+
+    /// A value of the fix worth a graph, as a diagnostic sensor of its own read from the attributes topic (so it
+    /// costs no message of its own): the accuracy radius in metres, and how many receivers heard the target.
+    public enum Measurement: String, CaseIterable, Sendable {
+        /// The 68% accuracy radius, metres (attribute `accuracy_m`).
+        case accuracy
+        /// Receivers (anchors) whose reports made the fix (attribute `receivers`).
+        case receivers
+
+        /// The entity's name (Home Assistant shows "<device> <name>").
+        var name: String {
+            switch self {
+            case .accuracy: "Accuracy"
+            case .receivers: "Receivers"
+            }
+        }
+
+        /// The attribute the sensor reads.
+        var attribute: String {
+            switch self {
+            case .accuracy: "accuracy_m"
+            case .receivers: "receivers"
+            }
+        }
+    }
+
+    /// A measurement sensor's config: `state_class` `measurement` (Home Assistant keeps long-term statistics and
+    /// draws a line), in the diagnostic category; the accuracy is a `distance` in metres.
+    public func measurementConfig(_ target: String, _ measurement: Measurement) -> String {
+        var config = entity(target, name: measurement.name, uniqueID: measurementObjectID(of: target, measurement),
+                            component: "sensor", suffix: "_" + measurement.rawValue)
+        config.string("state_topic", attributesTopic(target))
+        config.string("value_template", "{{ value_json.\(measurement.attribute) }}")
+        config.string("state_class", "measurement")
+        config.string("entity_category", "diagnostic")
+        switch measurement {
+        case .accuracy:
+            config.string("device_class", "distance")
+            config.string("unit_of_measurement", "m")
+            config.integer("suggested_display_precision", 1)
+        case .receivers:
+            config.string("icon", "mdi:access-point")
         }
         return finish(config, device: device(of: target))
     }
@@ -78,11 +125,22 @@ extension HomeAssistantDiscovery {
         return device
     }
 
-    /// The keys a target's two entities start with: name, unique id, availability on the solver's status topic.
-    private func entity(name: String?, uniqueID: String) -> HomeAssistantJSON {
+    /// The keys a target's entities start with: name, unique id, the entity id asked for, availability on the
+    /// solver's status topic.
+    ///
+    /// The entity id comes from the target's name (`entitySlug(of:)` and `suffix`), written both ways Home Assistant
+    /// has read it: `object_id` (up to 2025.9; deprecated in 2025.10) and `default_entity_id`, the whole entity id
+    /// (from 2025.10). Each version drops the key it does not know (discovery schemas remove extra keys). Home
+    /// Assistant uses it when it first registers the entity; afterwards its entity registry keeps the id, a user's
+    /// rename included, by `unique_id`.
+    private func entity(_ target: String, name: String?, uniqueID: String, component: String,
+                        suffix: String) -> HomeAssistantJSON {
         var config = HomeAssistantJSON()
         config.stringOrNull("name", name)
         config.string("unique_id", uniqueID)
+        let objectID = entitySlug(of: target) + suffix
+        config.string("object_id", objectID)
+        config.string("default_entity_id", component + "." + objectID)
         var availability = HomeAssistantJSON()
         availability.string("topic", topics.solverStatus)
         availability.string("payload_available", "online")

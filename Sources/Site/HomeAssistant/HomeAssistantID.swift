@@ -35,4 +35,23 @@ enum HomeAssistantID {
     static func solver(site: String) -> String {
         String(clean("bluedot_" + site).prefix(maximumNameLength)) + "_" + hash(site) + "_solver"
     }
+
+    /// `text` as Home Assistant's `slugify` makes an entity's object id of it: lower case, each run of characters
+    /// other than ASCII letters and digits one `_`, none at either end; `unknown` when nothing is left (Home
+    /// Assistant's own fallback). Home Assistant transliterates non-ASCII letters first (`é` to `e`); BlueDot has no
+    /// transliteration table and makes them `_`, so a name meant to give a predictable entity id is best in ASCII.
+    static func slug(_ text: String) -> String {
+        var slug = ""
+        var gap = false
+        for c in text.lowercased() {
+            if c.isASCII && (c.isLetter || c.isNumber) {
+                if gap && !slug.isEmpty { slug.append("_") }
+                slug.append(c)
+                gap = false
+            } else {
+                gap = true
+            }
+        }
+        return slug.isEmpty ? "unknown" : slug
+    }
 }
