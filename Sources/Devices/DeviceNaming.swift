@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// Registry ids made from the names importers find (`Alice's iPhone` → `alice-s-iphone`), unique within one
 /// import (`-2`, `-3`, … for repeats).
 public struct DeviceNaming {
@@ -8,15 +10,7 @@ public struct DeviceNaming {
 
     /// The id for `name` (lower-case letters and digits, runs of anything else as one `-`), else for `fallback`.
     public mutating func id(for name: String?, fallback: String) -> String {
-        var slug = ""
-        for c in (name ?? "").lowercased().unicodeScalars {
-            if (c >= "a" && c <= "z") || (c >= "0" && c <= "9") {
-                slug.unicodeScalars.append(c)
-            } else if !slug.isEmpty, !slug.hasSuffix("-") {
-                slug += "-"
-            }
-        }
-        while slug.hasSuffix("-") { slug.removeLast() }
+        let slug = (name ?? "").asciiSlug(separator: "-")
         let base = slug.isEmpty ? fallback : slug
         var id = base
         var n = 2

@@ -1,3 +1,5 @@
+import BlueDotCore
+
 /// The ids BlueDot gives Home Assistant: derived from the site name and the target id alone, so a restarted solver
 /// (or a second one replacing it) names the same entities, and kept to the characters Home Assistant allows in the
 /// object id of a discovery topic, `[a-zA-Z0-9_-]` (integrations/mqtt, "Discovery topic"). The same text serves
@@ -39,19 +41,10 @@ enum HomeAssistantID {
     /// `text` as Home Assistant's `slugify` makes an entity's object id of it: lower case, each run of characters
     /// other than ASCII letters and digits one `_`, none at either end; `unknown` when nothing is left (Home
     /// Assistant's own fallback). Home Assistant transliterates non-ASCII letters first (`é` to `e`); BlueDot has no
-    /// transliteration table and makes them `_`, so a name meant to give a predictable entity id is best in ASCII.
+    /// transliteration table and makes them `_` (`asciiSlug`), so a name meant to give a predictable entity id is
+    /// best in ASCII.
     static func slug(_ text: String) -> String {
-        var slug = ""
-        var gap = false
-        for c in text.lowercased() {
-            if c.isASCII && (c.isLetter || c.isNumber) {
-                if gap && !slug.isEmpty { slug.append("_") }
-                slug.append(c)
-                gap = false
-            } else {
-                gap = true
-            }
-        }
+        let slug = text.asciiSlug(separator: "_")
         return slug.isEmpty ? "unknown" : slug
     }
 }
