@@ -4,8 +4,8 @@
 // Module graph: every edge between our modules (and the C libraries), as the targets below declare them; arrows
 // point one way, and the pure modules import nothing of ours that touches the OS.
 //
-//   BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator, JSON text, the
-//       venue projection, the one location value `Location`)
+//   CBuildInfo  <-  BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator,
+//       JSON text, the venue projection, the one location value `Location`, the build's version)
 //   BlueDotCore  <-  HCI (the wire protocol; its text forms are written by BlueDotCore's JSONWriter)
 //   HCI, CBlueZ, BlueDotCore  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
@@ -73,7 +73,9 @@ let package = Package(
     targets: [
         // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text,
         // the venue projection.
-        .target(name: "BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "BlueDotCore", dependencies: ["CBuildInfo"], exclude: ["README.md"], swiftSettings: strict),
+        // The package version and commit that `Tools/dev package` hands to a build as C defines (`--version`).
+        .target(name: "CBuildInfo"),
         // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
         .target(name: "HCI", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
         // System library: BlueZ's libbluetooth, found through pkg-config.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueDotCore
 
 /// `bluedot-calibrate`: from beacons on walls to good positions — survey, fit, plan, accuracy.
 @main
@@ -7,6 +8,7 @@ struct BlueDotCalibrate: AsyncParsableCommand {
         commandName: "bluedot-calibrate",
         abstract: "Survey a site, fit each beacon's path loss, plan beacon placement, check engine accuracy.",
         discussion: "See Calibration/README.md for the installer's walkthrough.",
+        version: BuildInfo.versionLine,
         subcommands: [SurveyCommand.self, FitCommand.self, PlanCommand.self, AccuracyCommand.self]
     )
 }

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Runs inside the test guest's second boot, under systemd (started by the image's bluedot-vm-hook.service), with
-# the host's share at /share. Installs the shipped unit, Tools/systemd/bluedot.service, unchanged, starts BlueDot
-# with it in self mode on hci0 (the virtual world's controller behind /dev/vhci), and writes what the service
+# the host's share at /share. Installs the package's unit, Tools/package/systemd/bluedot.service, unchanged (with
+# the binary where the package puts it), starts BlueDot with it in self mode on hci0 (the virtual world's controller behind /dev/vhci), and writes what the service
 # became to /share/out/systemd.*: its state, user and capabilities, its journal and the API's locations.
 set -u
-export PATH=/usr/local/bin:/opt/bumble/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH=/opt/bumble/bin:/usr/sbin:/usr/bin:/sbin:/bin
 out=/share/out
 mkdir -p "$out"
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
@@ -14,8 +14,10 @@ if [ -n "${SWIFT_RUNTIME:-}" ]; then
     mkdir -p "$SWIFT_RUNTIME"
     mount -t 9p -o trans=virtio,version=9p2000.L,ro swiftruntime "$SWIFT_RUNTIME"
 fi
-install -m 755 /share/bin/bluedot /usr/local/bin/bluedot
-getent passwd bluedot >/dev/null || useradd --system --no-create-home --shell /usr/sbin/nologin bluedot
+install -m 755 /share/bin/bluedot /usr/bin/bluedot
+# What the package's postinst does.
+getent passwd bluedot >/dev/null || useradd --system --user-group --no-create-home --home-dir /var/lib/bluedot \
+    --shell /usr/sbin/nologin bluedot
 install -d -o root -g bluedot -m 750 /etc/bluedot
 install -m 640 -g bluedot /share/world/beacons.venue.json /etc/bluedot/world.venue.json
 cat >/etc/bluedot/bluedot.conf <<'EOF'
@@ -25,7 +27,7 @@ mode = self
 listen = 127.0.0.1:8080
 EOF
 chgrp bluedot /etc/bluedot/bluedot.conf && chmod 640 /etc/bluedot/bluedot.conf
-install -m 644 /share/bluedot.service /etc/systemd/system/bluedot.service
+install -m 644 /share/bluedot.service /lib/systemd/system/bluedot.service
 # An AddressSanitizer build: no leak report at the service's stop.
 mkdir -p /etc/systemd/system/bluedot.service.d
 printf '[Service]\nEnvironment=ASAN_OPTIONS=detect_leaks=0\n' >/etc/systemd/system/bluedot.service.d/asan.conf
