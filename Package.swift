@@ -45,6 +45,14 @@ let strict: [SwiftSetting] = [
 /// speed (minutes instead of most of CI's budget) while AddressSanitizer still instruments them.
 let math: [SwiftSetting] = strict + (Context.environment["BLUEDOT_OPTIMIZE_MATH"] == "1" ? [.unsafeFlags(["-O"])] : [])
 
+/// `bluedot --version`: the package version and the commit, from BLUEDOT_VERSION and BLUEDOT_COMMIT, which
+/// Tools/package/build sets. Defines of this one C target, so that a new commit recompiles one file, not the package.
+let buildInfo: [CSetting] = ["BLUEDOT_VERSION", "BLUEDOT_COMMIT"].compactMap { name in
+    guard let value = Context.environment[name], !value.isEmpty,
+          value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".+~-:".contains($0)) }) else { return nil }
+    return .define(name, to: "\"\(value)\"")
+}
+
 let package = Package(
     name: "BlueDot",
     platforms: [.macOS(.v15)],
@@ -74,8 +82,8 @@ let package = Package(
         // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text,
         // the venue projection.
         .target(name: "BlueDotCore", dependencies: ["CBuildInfo"], exclude: ["README.md"], swiftSettings: strict),
-        // The package version and commit that `Tools/dev package` hands to a build as C defines (`--version`).
-        .target(name: "CBuildInfo"),
+        // The package version and commit that `Tools/dev package` hands to the build (`--version`).
+        .target(name: "CBuildInfo", cSettings: buildInfo),
         // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
         .target(name: "HCI", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
         // System library: BlueZ's libbluetooth, found through pkg-config.

@@ -1,6 +1,6 @@
-// Build information for `--version`. `Tools/dev package` passes the Debian package version and the commit as C
-// defines (`-Xcc -DBLUEDOT_VERSION="..." -Xcc -DBLUEDOT_COMMIT="..."`): SwiftPM has no other way to hand a value
-// to a build, and Swift's own `-D` takes names only. A developer's `swift build` sets neither.
+// Build information for `--version`. `Tools/package/build` sets the Debian package version and the commit in the
+// environment, and Package.swift makes them defines of this target alone (BLUEDOT_VERSION, BLUEDOT_COMMIT): SwiftPM
+// has no other way to hand a value to a build, and Swift's own `-D` takes names only. A developer's build has neither.
 #include "bluedot_build_info.h"
 
 #ifndef BLUEDOT_VERSION

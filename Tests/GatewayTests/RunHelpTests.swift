@@ -121,6 +121,7 @@ import Testing
                                   comma-separated.
           --log-level <log-level> Log level on stderr: trace, debug, info, notice, warning, error,
                                   critical. (default: info)
+          --version               Show the version.
           -h, --help              Show help information.
 
         """
