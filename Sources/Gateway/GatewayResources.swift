@@ -5,8 +5,8 @@ import Glibc
 /// document (`API/openapi.json`). They are plain files, found at run time in the first of these folders that
 /// holds `API/openapi.json`:
 /// 1. `$BLUEDOT_RESOURCES`;
-/// 2. `share/bluedot` beside the executable's folder (`/usr/local/bin/bluedot` → `/usr/local/share/bluedot`,
-///    where the README's install puts them);
+/// 2. `share/bluedot` beside the executable's folder (`/usr/bin/bluedot` → `/usr/share/bluedot`, where the Debian
+///    package puts them; `/usr/local/bin` → `/usr/local/share/bluedot` for a copy installed by hand);
 /// 3. `Sources/Gateway` of the source tree the executable was built from (`swift run`, the tests);
 /// 4. `BlueDot_Gateway.resources` in the executable's folder (where installs before this layout put them).
 ///
@@ -49,7 +49,7 @@ public enum GatewayResources {
 
     static func missingMessage(_ folders: [String]) -> String {
         "the gateway's files (Page/, Demo/, API/openapi.json) are in none of: " + folders.joined(separator: ", ")
-            + "; install them (README, \"Running as a service\") or set BLUEDOT_RESOURCES"
+            + "; install the package (README, \"Install on a gateway\") or set BLUEDOT_RESOURCES"
     }
 
     /// The folder of the running executable (`/proc/self/exe`).
