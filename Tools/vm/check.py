@@ -174,6 +174,22 @@ class KernelPathTests(unittest.TestCase):
         stopped = dict(line.split("=", 1) for line in read("systemd", "stopped").splitlines() if "=" in line)
         self.assertEqual((stopped["Result"], stopped["ExecMainStatus"]), ("success", "0"), "not a clean stop")
 
+    def test_the_solver_template_runs_without_any_capability(self):
+        self.assertTrue(os.path.exists(os.path.join(OUT, "solver.show")),
+                        "the solver's unit left no results (the systemd boot's log is above)")
+        show = dict(line.split("=", 1) for line in read("solver", "show").splitlines() if "=" in line)
+        journal = read("solver", "journal")[-2000:]
+        self.assertEqual((show["ActiveState"], show["SubState"]), ("active", "running"), journal)
+        self.assertEqual((show["User"], show["NRestarts"]), ("bluedot", "0"))
+        status = dict(line.split(":", 1) for line in read("solver", "status").splitlines())
+        for field in ("CapEff", "CapPrm", "CapAmb", "CapBnd"):
+            self.assertEqual(int(status[field], 16), 0, f"{field}: {status[field].strip()}")
+        self.assertEqual(status["NoNewPrivs"].strip(), "1")
+        self.assertEqual(json.loads(read("solver", "health")).get("status"), "ok", journal)
+        self.assertIn("history.sqlite", read("solver", "state"), "no history in the unit's state directory")
+        stopped = dict(line.split("=", 1) for line in read("solver", "stopped").splitlines() if "=" in line)
+        self.assertEqual((stopped["Result"], stopped["ExecMainStatus"]), ("success", "0"), "not a clean stop")
+
     def test_the_kernel_lists_an_adapter_in_its_auto_off_window_as_down(self):
         listed = float(read("listing", "time"))
         self.assertIn("DOWN", read("listing", "hciconfig"), "hciconfig listed the new adapter as up")

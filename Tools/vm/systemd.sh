@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs inside the test guest's second boot, under systemd (started by the image's bluedot-vm-hook.service), with
-# the host's share at /share. Installs the package's unit, Tools/package/systemd/bluedot.service, unchanged (with
-# the binary where the package puts it), starts BlueDot with it in self mode on hci0 (the virtual world's controller behind /dev/vhci), and writes what the service
-# became to /share/out/systemd.*: its state, user and capabilities, its journal and the API's locations.
+# the host's share at /share. Installs the package's units from Tools/package/systemd unchanged (with the binary
+# where the package puts it): starts bluedot.service in self mode on hci0 (the virtual world's controller behind
+# /dev/vhci) and then bluedot-solver@home.service, and writes what each became to /share/out/systemd.* and
+# /share/out/solver.*: state, user and capabilities, journal, and the API's answers.
 set -u
 export PATH=/opt/bumble/bin:/usr/sbin:/usr/bin:/sbin:/bin
 out=/share/out
@@ -64,4 +65,42 @@ id -u bluedot >"$out/systemd.uid"
 systemctl stop bluedot
 systemctl show -p ActiveState -p Result -p ExecMainStatus bluedot >"$out/systemd.stopped"
 journalctl -u bluedot --no-pager -o cat >"$out/systemd.journal" 2>&1
+
+# The solver's template, unchanged, for site "home": no capability, no devices, its own state directory. No broker
+# runs in the guest, which a solver outlives (it reconnects), so it must be running, answer its health and keep its
+# history in its state directory.
+install -m 644 /share/bluedot-solver@.service /lib/systemd/system/bluedot-solver@.service
+cat >/etc/bluedot/solver-home.conf <<'CONF'
+mqtt = mqtt://127.0.0.1
+site = home
+mode = tag
+venue = /etc/bluedot/world.venue.json
+listen = 127.0.0.1:8081
+history = default
+CONF
+chgrp bluedot /etc/bluedot/solver-home.conf && chmod 640 /etc/bluedot/solver-home.conf
+mkdir -p /etc/systemd/system/bluedot-solver@.service.d
+printf '[Service]\nEnvironment=ASAN_OPTIONS=detect_leaks=0\n' >/etc/systemd/system/bluedot-solver@.service.d/asan.conf
+systemctl daemon-reload
+systemctl start bluedot-solver@home
+python3 - >"$out/solver.health" <<'PY'
+import time, urllib.request
+deadline = time.monotonic() + 60
+last = "none"
+while time.monotonic() < deadline:
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:8081/api/health", timeout=2) as reply:
+            last = reply.read().decode()
+            break
+    except OSError:
+        time.sleep(0.5)
+print(last)
+PY
+pid=$(systemctl show -p MainPID --value bluedot-solver@home)
+systemctl show -p ActiveState -p SubState -p User -p NRestarts bluedot-solver@home >"$out/solver.show"
+grep -E '^(Uid|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' "/proc/$pid/status" >"$out/solver.status"
+ls -l /var/lib/bluedot/solver-home >"$out/solver.state" 2>&1
+systemctl stop bluedot-solver@home
+systemctl show -p Result -p ExecMainStatus bluedot-solver@home >"$out/solver.stopped"
+journalctl -u bluedot-solver@home --no-pager -o cat >"$out/solver.journal" 2>&1
 echo "done at $(uptime_s) s"
