@@ -40,14 +40,16 @@ while [ ! -e /sys/class/bluetooth/hci0 ]; do sleep 0.05; done
 systemctl start bluedot
 echo "bluedot started at $(uptime_s) s"
 
-# Wait for the dot: the API lists the receiver's location once the beacons are heard.
-python3 - >"$out/systemd.locations" <<'EOF'
-import json, time, urllib.request
+# Prints the JSON that URL answers once it is not empty (an empty list, object or string is not enough), or the
+# last answer ("none" if there was none) after 60 s.
+await_answer() {
+    python3 - "$1" <<'PY'
+import json, sys, time, urllib.request
 deadline = time.monotonic() + 60
 last = "none"
 while time.monotonic() < deadline:
     try:
-        with urllib.request.urlopen("http://127.0.0.1:8080/api/locations", timeout=2) as reply:
+        with urllib.request.urlopen(sys.argv[1], timeout=2) as reply:
             last = reply.read().decode()
             if json.loads(last):
                 break
@@ -55,7 +57,11 @@ while time.monotonic() < deadline:
         pass
     time.sleep(0.5)
 print(last)
-EOF
+PY
+}
+
+# Wait for the dot: the API lists the receiver's location once the beacons are heard.
+await_answer http://127.0.0.1:8080/api/locations >"$out/systemd.locations"
 echo "locations at $(uptime_s) s"
 
 pid=$(systemctl show -p MainPID --value bluedot)
@@ -83,19 +89,7 @@ mkdir -p /etc/systemd/system/bluedot-solver@.service.d
 printf '[Service]\nEnvironment=ASAN_OPTIONS=detect_leaks=0\n' >/etc/systemd/system/bluedot-solver@.service.d/asan.conf
 systemctl daemon-reload
 systemctl start bluedot-solver@home
-python3 - >"$out/solver.health" <<'PY'
-import time, urllib.request
-deadline = time.monotonic() + 60
-last = "none"
-while time.monotonic() < deadline:
-    try:
-        with urllib.request.urlopen("http://127.0.0.1:8081/api/health", timeout=2) as reply:
-            last = reply.read().decode()
-            break
-    except OSError:
-        time.sleep(0.5)
-print(last)
-PY
+await_answer http://127.0.0.1:8081/api/health >"$out/solver.health"
 pid=$(systemctl show -p MainPID --value bluedot-solver@home)
 systemctl show -p ActiveState -p SubState -p User -p NRestarts bluedot-solver@home >"$out/solver.show"
 grep -E '^(Uid|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' "/proc/$pid/status" >"$out/solver.status"
