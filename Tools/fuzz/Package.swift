@@ -16,7 +16,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        .target(name: "BlueDotCore", path: "Linked/BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "CBuildInfo", path: "Linked/CBuildInfo"),
+        .target(name: "BlueDotCore", dependencies: ["CBuildInfo"], path: "Linked/BlueDotCore", exclude: ["README.md"],
+                swiftSettings: strict),
         .target(name: "HCI", dependencies: ["BlueDotCore"], path: "Linked/HCI", exclude: ["README.md"], swiftSettings: strict),
         .systemLibrary(name: "CBlueZ", path: "Linked/CBlueZ", pkgConfig: "bluez"),
         .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ", "BlueDotCore", .product(name: "Logging", package: "swift-log")],

@@ -27,7 +27,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        .target(name: "BlueDotCore", path: "BlueDotCore", exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "CBuildInfo", path: "CBuildInfo"),
+        .target(name: "BlueDotCore", dependencies: ["CBuildInfo"], path: "BlueDotCore", exclude: ["README.md"],
+                swiftSettings: strict),
         .target(name: "HCI", dependencies: ["BlueDotCore"], path: "HCI", exclude: ["README.md"], swiftSettings: strict),
         .systemLibrary(name: "CBlueZ", path: "CBlueZ", pkgConfig: "bluez"),
         .target(name: "HCILinux", dependencies: ["HCI", "CBlueZ", "BlueDotCore", log], path: "HCILinux",
