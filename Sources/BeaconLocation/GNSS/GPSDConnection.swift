@@ -39,14 +39,14 @@ public enum GPSDConnectionState: Sendable, Hashable, CustomStringConvertible {
 public enum GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
     /// gpsd could not be reached (`error` says why).
     case unreachable(String, error: String)
-    /// gpsd closed the link before it greeted.
-    case closedBeforeGreeting(String)
+    /// The link to gpsd was lost after it had been up (`reason`: gpsd closed it, or a read failed).
+    case lost(String, reason: String)
 
     /// What happened, naming gpsd's address.
     public var description: String {
         switch self {
         case .unreachable(let name, let error): "gpsd at \(name) is unreachable: \(error)"
-        case .closedBeforeGreeting(let name): "gpsd at \(name) closed the connection before its VERSION greeting"
+        case .lost(let name, let reason): "the link to gpsd at \(name) was lost: \(reason)"
         }
     }
 }

@@ -50,6 +50,8 @@ public struct GPSDFixes: Sendable {
             last.lastKnown = true
             last.speedMetersPerSecond = nil
             last.headingDegrees = currentHeading(now: now)
+            last.attributes["gpsdMode"] = tpv.mode.description
+            last.attributes["gpsdTime"] = tpv.time.map { InternetTime.format($0, fractionDigits: 3) }
             return last
         }
         let origin = origin ?? GeographicOrigin(latitude: latitude, longitude: longitude)

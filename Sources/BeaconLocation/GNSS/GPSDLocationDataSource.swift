@@ -120,7 +120,8 @@ public final class GPSDLocationDataSource: LocationDataSource, @unchecked Sendab
             if Task.isCancelled { break }
             goGrey()
             guard let delay = reconnectDelaySeconds else {
-                let error = GPSDError.unreachable(connection.name, error: reason)
+                let error = first ? GPSDError.unreachable(connection.name, error: reason)
+                    : GPSDError.lost(connection.name, reason: reason)
                 didStartOrFailWithError(error)  // ignored unless still starting
                 didStop(error: error)           // ignored unless started
                 return
