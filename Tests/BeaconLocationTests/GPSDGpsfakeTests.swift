@@ -48,48 +48,47 @@ struct GPSDGpsfakeTests {
         for _ in 0..<100 where source.status != .stopped { try await Task.sleep(for: .milliseconds(50)) }
         #expect(source.status == .stopped)
         #expect("\(source.error.map { "\($0)" } ?? "")".contains("was lost"))
-        let expected = decode(pipe.stop())
+        let lines = pipe.stop()
+        let expected = decode(lines)
+        #expect(!expected.isEmpty, "gpspipe printed \(lines.count) lines, none a TPV or ATT: \(lines.prefix(3))")
         try await Task.sleep(for: .milliseconds(100))
         follow.cancel()
         followHeadings.cancel()
         return (expected, locations.withLock { $0 }, headings.withLock { $0 }, source)
     }
 
-    /// gpspipe's time text normalised as the source writes it (milliseconds).
-    static func key(_ time: String?) -> String? {
-        time.flatMap(InternetTime.parse).map { InternetTime.format($0, fractionDigits: 3) }
-    }
-
     @Test("garmin-10x.log: every fix at gpsd's position, the loss of fix grey, as gpspipe decoded it")
     func positionsAndLossOfFix() async throws {
         let run = try await Self.replay("garmin-10x.log")
-        let tpvs = run.expected.filter { $0.className == "TPV" && $0.time != nil }
-        let byTime = Dictionary(run.locations.compactMap { l in l.attributes["gpsdTime"].map { ($0, l) } },
-                                uniquingKeysWith: { a, _ in a })
-        // The source and gpspipe connect in the same 1.4 s before the feed: they see the same reports.
-        let seen = tpvs.filter { Self.key($0.time).map { byTime[$0] != nil } ?? false }
-        #expect(seen.count == tpvs.count, "the source saw \(seen.count) of gpspipe's \(tpvs.count) timed TPVs")
-        var maxErrorDegrees = 0.0
-        for tpv in seen {
-            let location = byTime[Self.key(tpv.time)!]!
-            let hasFix = (tpv.mode ?? 0) >= 2
-            #expect(location.lastKnown == !hasFix, "TPV at \(tpv.time!) mode \(tpv.mode ?? -1)")
-            if hasFix, let lat = tpv.latitude, let lon = tpv.longitude {
-                maxErrorDegrees = max(maxErrorDegrees, abs(location.latitude! - lat), abs(location.longitude! - lon))
-                #expect(location.source == .gnss && location.anchorCount == 0 && location.floor == nil)
+        let tpvs = run.expected.filter { $0.className == "TPV" }
+        // What gpspipe's reports stand for, in order: a fix where gpsd has one, the last fix grey where it has not
+        // (nothing before the first fix). The source and gpspipe connected in the same 1.4 s before the feed.
+        var expected: [(lastKnown: Bool, latitude: Double, longitude: Double)] = []
+        for tpv in tpvs {
+            if (tpv.mode ?? 0) >= 2, let lat = tpv.latitude, let lon = tpv.longitude {
+                expected.append((false, lat, lon))
+            } else if let last = expected.last {
+                expected.append((true, last.latitude, last.longitude))
             }
         }
+        // The source adds one grey location when gpsd goes away at the end.
+        #expect(run.locations.count == expected.count + 1, "\(run.locations.count) locations for \(expected.count)")
+        var maxErrorDegrees = 0.0
+        for (location, want) in zip(run.locations, expected) {
+            #expect(location.lastKnown == want.lastKnown)
+            maxErrorDegrees = max(maxErrorDegrees, abs(location.latitude! - want.latitude),
+                                  abs(location.longitude! - want.longitude))
+            #expect(location.source == .gnss && location.anchorCount == 0 && location.floor == nil)
+        }
         #expect(maxErrorDegrees == 0, "positions differ from gpspipe's by up to \(maxErrorDegrees)°")
-        // The log loses its fix after a 3D fix: the dot goes grey at the last fix, then comes back.
-        let fixes = seen.map { ($0.mode ?? 0) >= 2 }
-        let lost = zip(fixes, fixes.dropFirst()).contains { $0 && !$1 }
-        let regained = zip(fixes, fixes.dropFirst()).contains { !$0 && $1 }
-        #expect(lost && regained, "gpsd's modes in the replay: \(seen.map { $0.mode ?? 0 })")
-        let greys = run.locations.filter { $0.lastKnown && $0.attributes["gpsdMode"] == "no fix" }
-        #expect(!greys.isEmpty)
-        #expect(run.source.statistics.malformed == 0 && run.source.statistics.noFix == greys.count)
-        print("gpsfake garmin-10x.log: \(seen.count) TPVs (\(fixes.filter { $0 }.count) fixes, "
-              + "\(fixes.filter { !$0 }.count) without), max |Δ| vs gpspipe \(maxErrorDegrees)°")
+        // The log loses its fix after a 3D fix (the dot goes grey at the last fix), then finds it again.
+        let fixes = expected.map { !$0.lastKnown }
+        #expect(zip(fixes, fixes.dropFirst()).contains { $0 && !$1 } && zip(fixes, fixes.dropFirst()).contains { !$0 && $1 },
+                "gpsd's modes in the replay: \(tpvs.map { $0.mode ?? 0 })")
+        #expect(run.source.statistics.malformed == 0)
+        #expect(run.source.statistics.fixes == fixes.filter { $0 }.count)
+        print("gpsfake garmin-10x.log: \(tpvs.count) TPVs (\(fixes.filter { $0 }.count) fixes, "
+              + "\(fixes.filter { !$0 }.count) grey), max |Δ| vs gpspipe \(maxErrorDegrees)°")
     }
 
     @Test("rst39.log: HDT headings reach didUpdateHeading in gpspipe's order, and ride on the locations")

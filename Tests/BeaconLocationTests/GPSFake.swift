@@ -34,6 +34,15 @@ final class GPSFake: Sendable {
 
     private static let nextPort = LockedValue(UInt16(30_000 + getpid() % 20_000))
 
+    /// Runs a program with every signal unblocked and SIGPIPE at its default: a child of the test process
+    /// inherits its blocked signal mask (nearly all signals), under which gpsfake neither notices that its log ran
+    /// out nor dies on SIGTERM. Python is there wherever gpsfake is (gpsfake is a Python program).
+    static func unmasked(_ program: String, _ arguments: [String]) -> (String, [String]) {
+        let exec = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); "
+            + "signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+        return ("/usr/bin/python3", ["-c", exec, program] + arguments)
+    }
+
     /// A free-looking port for one replay.
     static func port() -> UInt16 {
         nextPort.withLock { port in
@@ -51,8 +60,10 @@ final class GPSFake: Sendable {
             throw Unavailable(description: "gpsfake is missing: apt-get install gpsd gpsd-clients (Tools/dev setup)")
         }
         let process = Process()
-        process.executableURL = URL(filePath: gpsfake)
-        process.arguments = ["-1", "-p", "-q", "-W", "2", "-c", "\(cycleSeconds)", "-P", "\(port)", log]
+        let (program, arguments) = Self.unmasked(
+            gpsfake, ["-1", "-p", "-q", "-W", "2", "-c", "\(cycleSeconds)", "-P", "\(port)", log])
+        process.executableURL = URL(filePath: program)
+        process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -104,8 +115,11 @@ final class GPSPipe: Sendable {
         output = FileManager.default.temporaryDirectory.appending(path: "gpspipe-\(getpid())-\(port).jsonl")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
-        process.executableURL = URL(filePath: gpspipe)
-        process.arguments = ["-w", "127.0.0.1:\(port)"]
+        // Line-buffered (coreutils' stdbuf): gpspipe does not exit when gpsd goes away, and what its stdio held
+        // back would be lost when it is stopped.
+        let (program, arguments) = GPSFake.unmasked("/usr/bin/stdbuf", ["-oL", gpspipe, "-w", "127.0.0.1:\(port)"])
+        process.executableURL = URL(filePath: program)
+        process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -120,6 +134,7 @@ final class GPSPipe: Sendable {
         }
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: output)
-        return text.split(separator: "\n").map(String.init)
+        // gpsd ends its lines with CR LF, one grapheme for `Character`: split the bytes.
+        return text.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -177,7 +177,7 @@
     const icon = L.divIcon({
       className: 'bd-icon', iconSize: [0, 0],
       html: `<div class="bd-marker ${isSelf ? 'bd-self' : 'bd-tag'}" data-target="${id.replace(/"/g, '')}">` +
-        '<div class="bd-arrow"></div><div class="bd-dot"></div></div>',
+        '<div class="bd-wedge"></div><div class="bd-arrow"></div><div class="bd-dot"></div></div>',
     });
     t = {
       id, fix: null, display: null,
@@ -215,6 +215,11 @@
       // The display engine's arrow direction, degrees clockwise from the plan's +y (screen up).
       box.querySelector('.bd-arrow').style.transform = `rotate(${t.display.rotation}deg)`;
     }
+    // The heading wedge: where the device points (a compass, gpsd's ATT), degrees clockwise from the plan's +y.
+    const wedge = box.querySelector('.bd-wedge');
+    const hasHeading = typeof t.display.heading === 'number';
+    box.classList.toggle('bd-has-heading', hasHeading);
+    wedge.style.transform = hasHeading ? `rotate(${t.display.heading}deg)` : '';
     if (ping && t.display.ping) {
       const ring = document.createElement('div');
       ring.className = 'bd-ping';
@@ -266,6 +271,8 @@
     el('info-motion').textContent = f.speed !== undefined
       ? `${f.speed.toFixed(2)} m/s` + (f.course !== undefined ? `, ${f.course.toFixed(0)}°` : '') : '—';
     el('info-anchors').textContent = String(f.anchors);
+    el('info-source').textContent = f.source === 'gnss' ? 'GNSS (gpsd)' : f.source === 'beacons' ? 'beacons' : '—';
+    el('info-heading').textContent = f.heading !== undefined ? `${f.heading.toFixed(0)}°` : '—';
     const room = f.room !== undefined ? roomShapes.get(f.room) : null;
     el('info-room').textContent = f.roomProbability === undefined ? '—'
       : (room ? (room.room.name || room.room.id) : 'none') + ` (${Math.round(f.roomProbability * 100)}%)`;
