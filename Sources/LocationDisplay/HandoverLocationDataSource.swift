@@ -16,6 +16,7 @@ public final class HandoverLocationDataSource: LocationDataSource, @unchecked Se
         var beacons: HandoverPolicy.Input?
         var gnss: HandoverPolicy.Input?
         var heading: (degrees: Double, at: Double)?
+        var received = 0
         var tasks: [Task<Void, Never>] = []
     }
 
@@ -47,6 +48,9 @@ public final class HandoverLocationDataSource: LocationDataSource, @unchecked Se
 
     /// How many times the source changed after the first choice.
     public var handoverCount: Int { state.withLock { $0.policy.handovers } }
+
+    /// How many fixes came in from both sources since creation.
+    public var receivedCount: Int { state.withLock { $0.received } }
 
     /// Subscribes to both sources, then starts them; started when either starts.
     override public func doStart() async {
@@ -84,6 +88,7 @@ public final class HandoverLocationDataSource: LocationDataSource, @unchecked Se
     func receive(_ location: Location, from kind: PositionSource) {
         let now = clock.now()
         let out = state.withLock { s -> Location? in
+            s.received += 1
             let input = HandoverPolicy.Input(location, arrivedAt: now)
             if kind == .gnss { s.gnss = input } else { s.beacons = input }
             let before = s.policy.current
