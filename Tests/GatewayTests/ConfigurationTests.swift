@@ -71,6 +71,11 @@ import Testing
                 "h4-tcp = 127.0.0.1:9000\nvenue = v.json\nmode = tag",
                 "gw.conf: gateway-id: tag mode with a radio source needs gateway-id (this receiver's anchor id)"
             ),
+            (
+                "gpsd = 127.0.0.1:2947\nvenue = v.json\nmode = tag",
+                "gw.conf: gpsd: gpsd locates this gateway itself: self mode, not a receiver or a solver"
+            ),
+            ("gpsd = 127.0.0.1\n", "gw.conf: venue: a venue file is required"),
             ("observations = o.jsonl\nvenue = v.json\nspeed = 0", "gw.conf: speed: must be in (0, 1000]"),
             ("observations = o.jsonl\nvenue = v.json\ninterval = 0.01", "gw.conf: interval: must be 0.1 ... 60 seconds"),
         ]
