@@ -15,11 +15,12 @@
 //       expat, zipped IMDF by libzip)
 //   HCI, Formats, BlueDotCore, CLibCrypto  <-  Devices (the device registry: its file, IRK resolution of private
 //       addresses on libcrypto's AES, who is a device, a beacon or a stranger; BlueZ and ESPresense key imports)
-//   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, blue dot, viewport; no file format, no C
-//       library, no bus)
+//   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, the indoor/outdoor hand-over, blue dot,
+//       viewport; no file format, no C library, no bus)
 //   HCI, HCILinux, Scanner, Positioning, Formats, Devices, LocationDisplay, BlueDotCore  <-  BeaconLocation (the spine:
 //       inputs -> one pipeline -> the bus, `LocationSource`, whose observers are the outputs; room changes derived
-//       once; replays through the same pipeline; the sources that play files: location JSONL, GPX)
+//       once; replays through the same pipeline; the sources that play files: location JSONL, GPX; GNSS from gpsd over
+//       HCILinux' TCP stream)
 //   CMosquitto, BeaconLocation, Devices, Formats, Positioning, BlueDotCore  <-  Site (the one MQTT module: receivers
 //       publish, the solver subscribes; libmosquitto behind a Swift client; the MQTT payloads; Home Assistant)
 //   CSQLite, BeaconLocation, BlueDotCore  <-  History (fixes and room changes in SQLite, queries, GPX)

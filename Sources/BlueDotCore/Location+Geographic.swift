@@ -9,12 +9,14 @@ extension Location {
     }
 
     /// This location on the venue plan: local metres only (no latitude and longitude, so a display keeps to the
-    /// plan and does not switch to Web Mercator), its course turned back from north onto the plan's +y.
+    /// plan and does not switch to Web Mercator), its course turned back from north onto the plan's +y, and its
+    /// heading (always from true north) too.
     public func onPlan(bearingDegrees: Double) -> Location {
         var plan = self
         if latitude != nil, let course = courseDegrees {
             plan.courseDegrees = Degrees.normalized(course - bearingDegrees)
         }
+        plan.headingDegrees = headingDegrees.map { Degrees.normalized($0 - bearingDegrees) }
         plan.latitude = nil
         plan.longitude = nil
         return plan

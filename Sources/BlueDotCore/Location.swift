@@ -42,6 +42,11 @@ public struct Location: Sendable, Hashable {
     /// The probability that the target is in `room` (or in its most likely room when `room` is absent), from this
     /// fix's position and accuracy; absent when the source knows no rooms.
     public var roomProbability: Double?
+    /// Degrees clockwise from true north that the device points, when a heading source (a compass, gpsd's ATT)
+    /// reports it. Unlike `courseDegrees` it needs no motion.
+    public var headingDegrees: Double?
+    /// What made this fix when several sources can (the indoor/outdoor hand-over); nil for a single-source output.
+    public var source: PositionSource?
     /// The Unix time (on the daemon's clock) the newest report behind this fix arrived, when the source knows it:
     /// the start of the report-to-fix latency. Not part of the location format.
     public var reportedAt: Double?
@@ -53,7 +58,8 @@ public struct Location: Sendable, Hashable {
                 floor: Int? = nil, horizontalAccuracyMeters: Double, verticalAccuracyMeters: Double? = nil,
                 speedMetersPerSecond: Double? = nil, courseDegrees: Double? = nil, lastKnown: Bool = false,
                 anchorCount: Int = 0, latitude: Double? = nil, longitude: Double? = nil, room: String? = nil,
-                roomProbability: Double? = nil, reportedAt: Double? = nil, attributes: [String: String] = [:]) {
+                roomProbability: Double? = nil, headingDegrees: Double? = nil, source: PositionSource? = nil,
+                reportedAt: Double? = nil, attributes: [String: String] = [:]) {
         self.timestamp = timestamp
         self.targetID = targetID
         self.x = x
@@ -70,6 +76,8 @@ public struct Location: Sendable, Hashable {
         self.longitude = longitude
         self.room = room
         self.roomProbability = roomProbability
+        self.headingDegrees = headingDegrees
+        self.source = source
         self.reportedAt = reportedAt
         self.attributes = attributes
     }

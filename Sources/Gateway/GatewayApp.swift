@@ -5,6 +5,7 @@ import Formats
 import FoundationEssentials
 import History
 import Hummingbird
+import LocationDisplay
 import Logging
 import Positioning
 import ServiceLifecycle
@@ -52,9 +53,8 @@ public struct GatewayApp: Sendable {
         let devices = try configuration.deviceIdentifier(anchorIDs: venue.anchors.map(\.id), logger: logger)
         self.devices = devices
         let recording = try configuration.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
-        let first = try inputs
-            ?? SourceFactory.make(configuration, venue: venue, devices: devices, recorder: recording, clock: clock,
-                                  logger: logger)
+        let first = try inputs ?? (configuration.sources.isEmpty ? [] : SourceFactory.make(
+            configuration, venue: venue, devices: devices, recorder: recording, clock: clock, logger: logger))
         // The inputs made here are used at the first start; a data source started again makes new ones.
         let made = LockedValue(Optional(first))
         let makeInputs: @Sendable () -> [any ObservationSource] = {
@@ -67,9 +67,17 @@ public struct GatewayApp: Sendable {
                 return []
             }
         }
+        let gnss = try configuration.gpsd.map { endpoint in
+            do {
+                return try GPSDLocationDataSource(endpoint: endpoint, origin: venue.origin.map(GeographicOrigin.init), reconnectDelaySeconds: 2,
+                                                  clock: clock, logger: logger)
+            } catch {
+                throw ConfigurationError(location: "configuration", key: "gpsd", reason: .badValue("\(error)"))
+            }
+        }
         let spine = GatewaySpine.make(
             mode: configuration.mode, makeInputs: makeInputs, venue: venue, engine: engine, clock: clock,
-            restartDelaySeconds: 2, logger: logger)
+            restartDelaySeconds: 2, logger: logger, gnss: gnss, beacons: !first.isEmpty)
         // The solver role: fixes go back to the site's broker, and the site's counters into the metrics.
         let site = first.lazy.compactMap { $0 as? SiteSource }.first
         let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
@@ -116,7 +124,7 @@ public struct GatewayApp: Sendable {
         dependencies = GatewayRouter.Dependencies(
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
-            sourceName: first.map(\.name).joined(separator: " + "), source: spine.source, clock: clock, site: site,
+            sourceName: (first.map(\.name) + (gnss.map { ["gpsd:\($0.connection.name)"] } ?? [])).joined(separator: " + "), source: spine.source, clock: clock, site: site,
             rooms: rooms, history: history, names: devices.registry.names)
         if GatewayResources.root == nil {
             // Positioning and its outputs go on without them; the page and /api/openapi.json cannot.

@@ -13,8 +13,13 @@ final class OpenLink: Sendable {
 
     /// Writes one packet as H4 bytes (indicator first). Throws `HCILinuxError` (`.notOpen` when no link is open).
     func send(_ packet: HCIPacket, transport name: String, timeout: Duration) throws {
+        try write(packet.h4Bytes, transport: name, timeout: timeout)
+    }
+
+    /// Writes bytes as they are (a text protocol's line). Throws `HCILinuxError` (`.notOpen` when no link is open).
+    func write(_ bytes: [UInt8], transport name: String, timeout: Duration) throws {
         guard let link = current.withLock({ $0 }) else { throw HCILinuxError.notOpen(transport: name) }
-        try link.write(packet.h4Bytes, timeout: timeout)
+        try link.write(bytes, timeout: timeout)
     }
 
     /// Stops the reader, closes the descriptor and returns once both are done; nothing when no link is open.

@@ -32,7 +32,7 @@ struct WalkRecording {
     ])
 
     /// The simulated packets: 5 Hz per beacon, 2 dB shadowing, from `seed`.
-    static func packets(seed: UInt64) -> [SimulatedPacket] {
+    static func packets(seed: UInt64, track: Track = track) -> [SimulatedPacket] {
         var rng = SplitMix64(seed: seed)
         let simulator = Simulator(venue: venue, configuration: SimulationConfiguration(
             rateHz: 5, arrivals: .regular, shadowingSigmaDB: 2, rssiDecimals: 0))
@@ -60,8 +60,8 @@ struct WalkRecording {
 
     /// Writes the recording to `path` and returns the packets it holds.
     @discardableResult
-    static func write(to path: String, seed: UInt64) throws -> [SimulatedPacket] {
-        let packets = packets(seed: seed)
+    static func write(to path: String, seed: UInt64, track: Track = track) throws -> [SimulatedPacket] {
+        let packets = packets(seed: seed, track: track)
         var bytes = BtsnoopWriter.fileHeader()
         for packet in packets {
             bytes += BtsnoopWriter.record(event(for: packet), direction: .controllerToHost,

@@ -58,6 +58,34 @@ extension GatewayProcessTests {
             #expect(demo.status == 0)
         }
 
+        /// Compass navigation in the real browser (Tools/browser-test/compass_test.py): `bluedot run --gpsd` over
+        /// Debian's gpsd replaying gpsd's rst39.log (a turning vehicle's `$GPHDT` headings) through gpsfake; with
+        /// Compass on, the map turns to minus each heading the feed carries, the wedge points at it, and the source
+        /// reads GNSS. Fails without gpsfake under BLUEDOT_REQUIRE_INTEGRATION=1.
+        @Test func theMapTurnsWithTheHeading() async throws {
+            guard await Self.browserAvailable() else { return }
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake") else {
+                if GatewayProcess.required { Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but gpsfake is missing") }
+                return
+            }
+            let screenshot = GatewayProcess.packageRoot.appendingPathComponent(".build/screenshots/compass.png").path
+            let browser = try GatewayProcess(GatewayProcess.python, [
+                GatewayProcess.packageRoot.appendingPathComponent("Tools/browser-test/compass_test.py").path,
+                "--bluedot", GatewayProcess.bluedot,
+                "--log", GatewayProcess.packageRoot.appendingPathComponent("Tools/gnss/logs/rst39.log").path,
+                "--turns", "2", "--screenshot", screenshot, "--chromedriver", Self.chromedriver,
+            ])
+            #expect(await browser.wait(seconds: 150), "compass check still running after 150 s")
+            let report = browser.standardOutput
+            #expect(browser.status == 0, "\(report) \(browser.standardError.suffix(2000))")
+            let object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
+            #expect(object?["ok"] as? Bool == true, "\(report)")
+            #expect((object?["headings"] as? [Double])?.count ?? 0 >= 2, "the map turned to at least two headings")
+            #expect((object?["worstRotationError"] as? Double ?? 99) <= 1)
+            #expect(object?["wedgeOk"] as? Bool == true)
+            #expect(object?["source"] as? String == "GNSS (gpsd)")
+        }
+
         /// Rooms and the trail in the real browser (Tools/browser-test/rooms_trail_test.py): the demo lab's room
         /// outlines are drawn and a room's label counts who is in it as `/api/rooms` does; with Trail on, the
         /// followed target's trail comes from the (in-memory) history and the time slider takes it back.

@@ -53,7 +53,7 @@ import Testing
             ("mode = both", "gw.conf:1: mode: mode must be self or tag, got \"both\""),
             ("baud = 9600", "gw.conf:1: baud: baud needs h4-tty before it"),
             ("h4-tty = /dev/ttyS0\nbaud = 12", "gw.conf:2: baud: must be 50 ... 4000000, got 12"),
-            ("venue = v.json", "gw.conf: no source: give one of hci, h4-tcp, h4-tty, replay, observations, simulate"),
+            ("venue = v.json", "gw.conf: no source: give one of hci, h4-tcp, h4-tty, replay, observations, simulate, gpsd"),
             ("replay = r.btsnoop", "gw.conf: venue: a venue file is required"),
             (
                 "replay = r.btsnoop\nvenue = v.json\nlisten = 0.0.0.0:8080",
@@ -71,6 +71,11 @@ import Testing
                 "h4-tcp = 127.0.0.1:9000\nvenue = v.json\nmode = tag",
                 "gw.conf: gateway-id: tag mode with a radio source needs gateway-id (this receiver's anchor id)"
             ),
+            (
+                "gpsd = 127.0.0.1:2947\nvenue = v.json\nmode = tag",
+                "gw.conf: gpsd: gpsd locates this gateway itself: self mode, not a receiver or a solver"
+            ),
+            ("gpsd = 127.0.0.1\n", "gw.conf: venue: a venue file is required"),
             ("observations = o.jsonl\nvenue = v.json\nspeed = 0", "gw.conf: speed: must be in (0, 1000]"),
             ("observations = o.jsonl\nvenue = v.json\ninterval = 0.01", "gw.conf: interval: must be 0.1 ... 60 seconds"),
         ]
@@ -98,7 +103,7 @@ import Testing
         var c = GatewayConfiguration()
         let samples: [String: String] = [
             "hci": "hci0", "user-channel": "true", "h4-tcp": "127.0.0.1:1", "replay": "r", "observations": "o", "simulate": "t",
-            "venue": "v", "mode": "self", "gateway-id": "g", "devices": "/etc/bluedot/devices.json",
+            "venue": "v", "gpsd": "gpsd.lan:2947", "mode": "self", "gateway-id": "g", "devices": "/etc/bluedot/devices.json",
             "devices-list-unknown": "true", "listen": "127.0.0.1:1", "record": "r",
             "token": "0123456789abcdef", "insecure": "false", "loop": "true", "speed": "2", "interval": "1",
             "stale-after": "5", "web-root": "w", "leaflet": "l", "h4-tty": "/dev/ttyS0", "baud": "9600",

@@ -57,6 +57,8 @@ import Testing
           --replay <file>         Replay a btsnoop recording at its recorded pace.
           --observations <file>   Replay an observation JSONL file at its recorded pace.
           --simulate <file>       Simulate a walk along a truth JSONL track through the venue.
+          --gpsd <host:port>      Self mode: GNSS from gpsd at HOST:PORT (port 2947 if left out), handed
+                                  over with beacons at the door.
           --venue <file>          Venue file (JSON).
           --mode <mode>           self (the gateway locates itself) or tag (this gateway is a receiver
                                   hearing tags).

@@ -44,6 +44,7 @@ import Testing
             if k % 2 == 0 { fix.z = u(3); fix.verticalAccuracyMeters = abs(u(2)) }
             if k % 5 == 0 { fix.floor = k % 3 - 1; fix.speedMetersPerSecond = abs(u(3)); fix.courseDegrees = abs(u(720)) }
             if k % 4 == 0 { fix.latitude = u(180); fix.longitude = u(360); fix.lastKnown = true }
+            if k % 6 == 0 { fix.headingDegrees = abs(u(720)); fix.source = k % 12 == 0 ? .gnss : .beacons }
             fixes.append(fix)
         }
         let text = LocationWriter.text(fixes)
@@ -56,6 +57,24 @@ import Testing
             #expect(abs(a.x - b.x) <= 0.0005 + 1e-12 && abs(a.timestamp - b.timestamp) <= 0.0005 + 1e-6)
             #expect(a.targetID == b.targetID && a.floor == b.floor && a.lastKnown == b.lastKnown && a.anchorCount == b.anchorCount)
             #expect((a.latitude == nil) == (b.latitude == nil) && (a.courseDegrees == nil) == (b.courseDegrees == nil))
+            #expect(a.source == b.source && (a.headingDegrees == nil) == (b.headingDegrees == nil))
+        }
+    }
+
+    @Test func headingAndSourceAreTheFormatsFields() throws {
+        let outdoors = Location(timestamp: 10, x: -3, y: -40, horizontalAccuracyMeters: 2.9, anchorCount: 0,
+            latitude: 52.2293, longitude: 21.0121, headingDegrees: 274.07, source: .gnss)
+        let line = LocationWriter.line(outdoors)
+        #expect(line == """
+            {"t": 10.000, "target": "self", "x": -3.000, "y": -40.000, "horizontalAccuracy": 2.900, \
+            "lastKnown": false, "anchors": 0, "lat": 52.2293000, "lon": 21.0121000, "heading": 274.1, "source": "gnss"}
+            """)
+        let back = try LocationReader.read(source: MemoryChunkSource(Array(line.utf8)), name: "loc.jsonl")
+        #expect(back.first?.source == .gnss && back.first?.headingDegrees == 274.1)
+        let bad = #"{"t": 1, "x": 0, "y": 0, "horizontalAccuracy": 1, "source": "wifi"}"#
+        #expect(throws: JSONLinesError(file: "loc.jsonl", line: 1,
+                                       message: "source: expected one of beacons, gnss, got \"wifi\" (column 61)")) {
+            try LocationReader.read(source: MemoryChunkSource(Array(bad.utf8)), name: "loc.jsonl")
         }
     }
 

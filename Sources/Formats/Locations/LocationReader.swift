@@ -5,7 +5,7 @@ import Positioning
 ///
 /// Required per line: `t`, `x`, `y`, `horizontalAccuracy` (finite numbers). Optional: `target` (default `self`),
 /// `z`, `floor` (integer), `verticalAccuracy`, `speed`, `course`, `lastKnown` (default false), `anchors` (default 0),
-/// `lat`, `lon`, `room` (string), `roomProbability`. Unknown keys are ignored; blank lines skipped; any other bad line throws naming file and line.
+/// `lat`, `lon`, `room` (string), `roomProbability`, `heading`, `source` (`beacons` or `gnss`). Unknown keys are ignored; blank lines skipped; any other bad line throws naming file and line.
 public enum LocationReader {
     /// Reads the location file at `path`.
     public static func read(path: String) throws(JSONLinesError) -> [Location] {
@@ -42,6 +42,17 @@ public enum LocationReader {
             case "lon": fix.longitude = s.null() ? nil : try s.finiteNumber("lon")
             case "room": fix.room = s.null() ? nil : try s.string("room")
             case "roomProbability": fix.roomProbability = s.null() ? nil : try s.finiteNumber("roomProbability")
+            case "heading": fix.headingDegrees = s.null() ? nil : try s.finiteNumber("heading")
+            case "source":
+                if s.null() { fix.source = nil; break }
+                s.skipWhitespace()
+                let start = s.index
+                let text = try s.string("source")
+                guard let source = PositionSource(rawValue: text) else {
+                    throw JSONSyntaxError(offset: start, message:
+                        "source: expected one of \(PositionSource.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
+                }
+                fix.source = source
             default: try s.skipValue()
             }
         }

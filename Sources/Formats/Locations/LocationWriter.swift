@@ -4,8 +4,8 @@ import Positioning
 /// Writes location-stream lines (`docs/formats.md`, "Location stream") byte-for-byte deterministically.
 ///
 /// Key order: t, target, x, y, z?, floor?, horizontalAccuracy, verticalAccuracy?, speed?, course?, lastKnown,
-/// anchors, lat?, lon?, room?, roomProbability? (absent optionals are omitted). Decimals: t 3; x, y, z and both accuracies 3; speed 3;
-/// course 1; lat and lon 7; roomProbability 3 (see `JSONText.fixed`). Separators are `", "` and `": "`, as in the datasets.
+/// anchors, lat?, lon?, room?, roomProbability?, heading?, source? (absent optionals are omitted). Decimals: t 3; x, y,
+/// z and both accuracies 3; speed 3; course and heading 1; lat and lon 7; roomProbability 3 (see `JSONText.fixed`). Separators are `", "` and `": "`, as in the datasets.
 public enum LocationWriter {
     /// One line, without its newline.
     public static func line(_ fix: Location) -> String {
@@ -71,6 +71,14 @@ public enum LocationWriter {
         if let p = fix.roomProbability {
             w.literal(", \"roomProbability\": ")
             w.fixed(p, decimals: 3)
+        }
+        if let heading = fix.headingDegrees {
+            w.literal(", \"heading\": ")
+            w.fixed(heading, decimals: 1)
+        }
+        if let source = fix.source {
+            w.literal(", \"source\": ")
+            w.quoted(source.rawValue)
         }
         w.byte(UInt8(ascii: "}"))
     }

@@ -29,6 +29,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
     /// The inputs, in the order given: at most one controller (a later controller key replaces the earlier one, so
     /// flags override the file) and at most one of each file kind.
     public var sources: [Source] = []
+    /// gpsd's address (`host:port`, or a host for port 2947): self mode takes GNSS fixes and headings from it and
+    /// hands over between them and the beacons (`docs/gnss.md`).
+    public var gpsd: String?
     /// The venue file.
     public var venuePath: String?
     /// Self or tag mode (a receiver is always a fixed receiver hearing tags, whatever this says).
@@ -77,8 +80,13 @@ public struct GatewayConfiguration: Sendable, Hashable {
         func fail(_ key: String?, _ reason: ConfigurationError.Reason) -> ConfigurationError {
             ConfigurationError(location: location, key: key, reason: reason)
         }
-        guard !sources.isEmpty else {
-            throw fail(nil, .conflict("no source: give one of hci, h4-tcp, h4-tty, replay, observations, simulate"))
+        guard !sources.isEmpty || gpsd != nil else {
+            throw fail(nil, .conflict("no source: give one of hci, h4-tcp, h4-tty, replay, observations, simulate, gpsd"))
+        }
+        if gpsd != nil {
+            guard mode == .self, !isReceiver, site.solverBroker == nil else {
+                throw fail("gpsd", .conflict("gpsd locates this gateway itself: self mode, not a receiver or a solver"))
+            }
         }
 
         if isReceiver {

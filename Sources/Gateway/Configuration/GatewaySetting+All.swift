@@ -74,6 +74,11 @@ extension GatewaySetting {
             "simulate", .file, example: "walk.truth.jsonl",
             help: "Simulate a walk along a truth JSONL track through the venue."
         ) { c, path in c.setSource(.simulate(trackPath: path)) },
+        GatewaySetting(
+            "gpsd", .nonEmpty("host:port"), example: "127.0.0.1:2947",
+            help: "Self mode: GNSS from gpsd at HOST:PORT (port 2947 if left out), handed over with beacons at the door.",
+            sets: \.gpsd
+        ),
         GatewaySetting("venue", .file, example: "lab.venue.json", help: "Venue file (JSON).", sets: \.venuePath),
         GatewaySetting(
             "mode", .mode, example: "tag",

@@ -19,6 +19,9 @@ public struct DotDrawing: Sendable, Hashable {
     /// the plan direction, degrees clockwise from +y, that points up on screen. It follows the course while the
     /// target moves with one and keeps its last value otherwise; 0 (plan +y up) before any course.
     public var navigationRotationDegrees: Double
+    /// The direction the device points (a compass, gpsd's ATT), degrees clockwise from the plan's +y: the heading
+    /// wedge; nil without a heading.
+    public var headingDegrees: Double?
 
     /// Creates a drawing.
     public init(symbol: String, accuracyMeters: Double, rotationDegrees: Double? = nil, ping: Bool, pingSequence: Int,
@@ -34,7 +37,8 @@ public struct DotDrawing: Sendable, Hashable {
     /// The drawing of a display's state; `fresh` is true right after an update (a re-read never pings).
     /// The display's map is the plan in local metres, unrotated, so its radius and rotation are plan values;
     /// `navigationRotationDegrees` is the viewport rotation of the target's navigation display.
-    public init(_ state: LocationDrawState, fresh: Bool, navigationRotationDegrees: Double = 0) {
+    public init(_ state: LocationDrawState, fresh: Bool, navigationRotationDegrees: Double = 0,
+                headingDegrees: Double? = nil) {
         switch state.symbol {
         case .default: symbol = "default"
         case .course: symbol = "course"
@@ -46,6 +50,7 @@ public struct DotDrawing: Sendable, Hashable {
         ping = fresh && state.ping
         pingSequence = state.pingSequence
         self.navigationRotationDegrees = navigationRotationDegrees
+        self.headingDegrees = headingDegrees
     }
 
     /// This drawing without its ping (for comparing re-reads and replaying the current state).

@@ -147,6 +147,10 @@ public enum FeedEvent: Sendable, Hashable {
         }
         w.literal(",\"navigationRotation\":")
         w.trimmedFixed(d.navigationRotationDegrees, decimals: 1)
+        if let heading = d.headingDegrees {
+            w.literal(",\"heading\":")
+            w.trimmedFixed(heading, decimals: 1)
+        }
         w.literal(d.ping ? ",\"ping\":true" : ",\"ping\":false")
         w.literal(",\"pingSequence\":")
         w.integer(d.pingSequence)

@@ -100,10 +100,16 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         let plan = location.onPlan(bearingDegrees: planBearingDegrees)
         let display = s.entries[location.targetID]?.display ?? makeDisplay(autoPan: .off)
         let navigator = s.entries[location.targetID]?.navigator ?? makeDisplay(autoPan: .navigation)
+        if let heading = plan.headingDegrees {
+            // A heading (a compass, gpsd's ATT): the navigator turns the map with it (compass navigation).
+            navigator.autoPanMode = .compassNavigation
+            navigator.receive(heading: heading)
+        }
         display.receive(plan)
         navigator.receive(plan)
         guard let drawState = display.drawState else { return [] }
-        let drawing = DotDrawing(drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees)
+        let drawing = DotDrawing(drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees,
+                                 headingDegrees: plan.lastKnown ? nil : plan.headingDegrees)
         s.entries[location.targetID] = Entry(
             location: location, display: display, navigator: navigator, drawing: drawing)
         return [.fix(location, drawing)]
@@ -123,7 +129,8 @@ public final class LocationHub: LocationSourceObserver, Sendable {
             for (target, entry) in s.entries.sorted(by: { $0.key < $1.key }) {
                 guard let drawState = entry.display.drawState else { continue }
                 let drawing = DotDrawing(
-                    drawState, fresh: false, navigationRotationDegrees: entry.drawing.navigationRotationDegrees)
+                    drawState, fresh: false, navigationRotationDegrees: entry.drawing.navigationRotationDegrees,
+                    headingDegrees: drawState.symbol == .acquiring ? nil : entry.drawing.headingDegrees)
                 if drawing != entry.drawing.quiet {
                     s.entries[target]?.drawing = drawing
                     events.append(.display(target: target, drawing))

@@ -177,7 +177,7 @@
     const icon = L.divIcon({
       className: 'bd-icon', iconSize: [0, 0],
       html: `<div class="bd-marker ${isSelf ? 'bd-self' : 'bd-tag'}" data-target="${id.replace(/"/g, '')}">` +
-        '<div class="bd-arrow"></div><div class="bd-dot"></div></div>',
+        '<div class="bd-wedge"></div><div class="bd-arrow"></div><div class="bd-dot"></div></div>',
     });
     t = {
       id, fix: null, display: null,
@@ -215,6 +215,11 @@
       // The display engine's arrow direction, degrees clockwise from the plan's +y (screen up).
       box.querySelector('.bd-arrow').style.transform = `rotate(${t.display.rotation}deg)`;
     }
+    // The heading wedge: where the device points (a compass, gpsd's ATT), degrees clockwise from the plan's +y.
+    const wedge = box.querySelector('.bd-wedge');
+    const hasHeading = typeof t.display.heading === 'number';
+    box.classList.toggle('bd-has-heading', hasHeading);
+    wedge.style.transform = hasHeading ? `rotate(${t.display.heading}deg)` : '';
     if (ping && t.display.ping) {
       const ring = document.createElement('div');
       ring.className = 'bd-ping';
@@ -229,6 +234,11 @@
     t.fix = fix;
     t.display = message.display;
     t.reportedAt = message.reportedAt;
+    // A heading (a compass, gpsd's ATT) makes compass navigation possible.
+    if (typeof message.display.heading === 'number') {
+      const compass = el('follow').querySelector('[data-mode="compassNavigation"]');
+      if (compass.disabled) { compass.disabled = false; compass.title = "Compass navigation: the map turns with the target's heading"; }
+    }
     const at = toLatLng(fix.x, fix.y);
     t.marker.setLatLng(at);
     t.circle.setLatLng(at);
@@ -244,7 +254,7 @@
     if (!t) return;
     t.display = message.display;
     draw(t, false);
-    if (t.id === state.followTarget) { showInfo(t); if (state.follow === 'navigation') turnTo(t.display); }
+    if (t.id === state.followTarget) { showInfo(t); if (turn.on) turnTo(t.display); }
   }
 
   function onRemoved(message) {
@@ -266,6 +276,8 @@
     el('info-motion').textContent = f.speed !== undefined
       ? `${f.speed.toFixed(2)} m/s` + (f.course !== undefined ? `, ${f.course.toFixed(0)}°` : '') : '—';
     el('info-anchors').textContent = String(f.anchors);
+    el('info-source').textContent = f.source === 'gnss' ? 'GNSS (gpsd)' : f.source === 'beacons' ? 'beacons' : '—';
+    el('info-heading').textContent = f.heading !== undefined ? `${f.heading.toFixed(0)}°` : '—';
     const room = f.room !== undefined ? roomShapes.get(f.room) : null;
     el('info-room').textContent = f.roomProbability === undefined ? '—'
       : (room ? (room.room.name || room.room.id) : 'none') + ` (${Math.round(f.roomProbability * 100)}%)`;
@@ -391,8 +403,15 @@
 
   // The display engine's navigation rotation puts the plan direction `navigationRotation` up on screen: the map
   // turns counter-clockwise by it.
+  // Compass navigation puts the heading up instead (the direction the device points, plan degrees), and keeps
+  // the map as it is until a heading comes.
   function turnTo(display) {
-    if (turn.on) setRotation(-(display && display.navigationRotation || 0), true);
+    if (!turn.on) return;
+    if (state.follow === 'compassNavigation') {
+      if (display && typeof display.heading === 'number') setRotation(-display.heading, true);
+    } else {
+      setRotation(-(display && display.navigationRotation || 0), true);
+    }
   }
 
   // The plan point under a screen point, undoing the rotation (Leaflet's own event positions assume none).
@@ -406,8 +425,9 @@
 
   function setFollow(mode, reason) {
     const switchedOn = state.follow === 'off' && mode !== 'off';
-    if (mode === 'navigation' && !turn.on) layoutRotor(true);
-    if (mode !== 'navigation' && turn.on) {
+    const turning = mode === 'navigation' || mode === 'compassNavigation';
+    if (turning && !turn.on) layoutRotor(true);
+    if (!turning && turn.on) {
       setRotation(0, false);  // at once: Leaflet's input handling must see an unturned map
       layoutRotor(false);
     }
@@ -436,7 +456,7 @@
       if (Math.abs(at.lng - centre.lng) > halfWidth || Math.abs(at.lat - centre.lat) > halfHeight) {
         map.panTo(at, { animate: true, duration: 0.5 });
       }
-    } else if (state.follow === 'navigation') {
+    } else if (state.follow === 'navigation' || state.follow === 'compassNavigation') {
       // The dot pinned at horizontal centre, navigationPointHeightFactor of the height up from the bottom.
       // The map is laid out about the pin (layoutRotor), so the pin is the container's centre.
       const size = map.getSize();

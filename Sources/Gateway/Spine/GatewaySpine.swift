@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import LocationDisplay
 import Logging
 import Positioning
 
@@ -13,13 +14,24 @@ public enum GatewaySpine: Sendable {
     case selfMode(BeaconLocationDataSource, LocationDataSourceRelay)
     /// Fixed receivers locate tags.
     case tags(BeaconLocationSource)
+    /// The gateway locates itself indoors and outdoors: GNSS through gpsd handed over with the beacons (none when
+    /// gpsd is the only input), relayed like self mode.
+    case handover(HandoverLocationDataSource, BeaconLocationDataSource?, LocationDataSourceRelay)
 
     /// Assembles the spine for `mode` over the inputs `makeInputs` makes.
     public static func make(
         mode: SightingMapper.Mode, makeInputs: @escaping @Sendable () -> [any ObservationSource], venue: Venue,
-        engine: EngineConfiguration, clock: any BlueDotClock, restartDelaySeconds: Double, logger: Logger
+        engine: EngineConfiguration, clock: any BlueDotClock, restartDelaySeconds: Double, logger: Logger,
+        gnss: GPSDLocationDataSource? = nil, beacons hasBeacons: Bool = true
     ) -> GatewaySpine {
         switch mode {
+        case .self where gnss != nil:
+            let beacons = hasBeacons ? BeaconLocationDataSource(
+                inputs: makeInputs, venue: venue, engineConfiguration: engine, clock: clock,
+                restartDelaySeconds: restartDelaySeconds, logger: logger) : nil
+            let handover = HandoverLocationDataSource(
+                beacons: beacons, gnss: gnss!, origin: venue.origin.map(GeographicOrigin.init), clock: clock)
+            return .handover(handover, beacons, LocationDataSourceRelay(id: "self", dataSource: handover, clock: clock))
         case .self:
             let data = BeaconLocationDataSource(
                 inputs: makeInputs, venue: venue, engineConfiguration: engine, clock: clock,
@@ -35,7 +47,7 @@ public enum GatewaySpine: Sendable {
     /// The many-target source the outputs observe.
     public var source: LocationSource {
         switch self {
-        case .selfMode(_, let relay): relay
+        case .selfMode(_, let relay), .handover(_, _, let relay): relay
         case .tags(let source): source
         }
     }
@@ -44,6 +56,7 @@ public enum GatewaySpine: Sendable {
     public var statistics: (inputs: SourceStatistics, engine: PositioningEngine.Counters)? {
         switch self {
         case .selfMode(let data, _): data.runnerStatistics
+        case .handover(_, let beacons, _): beacons?.runnerStatistics
         case .tags(let source): (source.runner.statistics, source.runner.pipeline?.counters ?? PositioningEngine.Counters())
         }
     }
@@ -51,7 +64,7 @@ public enum GatewaySpine: Sendable {
     /// Runs until cancelled (after `stop()`): starts the data source and follows it, or runs the tag source.
     func run() async {
         switch self {
-        case .selfMode(let data, let relay):
+        case .selfMode(let data as LocationDataSource, let relay), .handover(let data as LocationDataSource, _, let relay):
             let follow = Task { await relay.run() }
             try? await data.start()
             await withTaskCancellationHandler {
@@ -68,6 +81,7 @@ public enum GatewaySpine: Sendable {
     func stop() async {
         switch self {
         case .selfMode(let data, _): await data.stop()
+        case .handover(let data, _, _): await data.stop()
         case .tags(let source): source.stop()
         }
     }
