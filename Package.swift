@@ -267,7 +267,10 @@ let package = Package(
         // Built here for the regression tests; `Tools/fuzz/Package.swift` builds them for libFuzzer.
         .target(
             name: "FuzzTargets",
-            dependencies: ["HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay", "Devices"],
+            dependencies: [
+                "HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay", "Devices", "BeaconLocation",
+                "BlueDotCore",
+            ],
             path: "Tools/fuzz/FuzzTargets",
             swiftSettings: strict
         ),

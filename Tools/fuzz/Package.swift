@@ -59,6 +59,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "FuzzTargets", dependencies: [
                     "HCI", "Scanner", "Formats", "Positioning", "Site", "Gateway", "LocationDisplay", "Devices",
+                    "BeaconLocation", "BlueDotCore",
                 ],
                 path: "FuzzTargets", swiftSettings: strict),
         // libFuzzer's driver, declared for Swift (`-sanitize=fuzzer` links it).

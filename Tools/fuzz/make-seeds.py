@@ -204,6 +204,16 @@ def device_seeds():
           "Key=00112233445566778899AABBCCDDEEFF\nAuthenticated=0\nEncSize=16\nEDiv=4660\nRand=22136\n")
 
 
+def gnss_seeds():
+    """What gpsd 3.22 sent while replaying gpsd's own regression logs (Tools/gnss/logs, BSD-2-Clause), as
+    `gpsfake -1 -p` printed it: its JSON reports only, the first 40 of each log (VERSION, DEVICES, TPVs with and
+    without a fix, and rst39's ATT headings)."""
+    for name in ["garmin-10x", "rst39"]:
+        lines = (ROOT / f"Tools/gnss/logs/{name}.gpsd.jsonl").read_text().splitlines(keepends=True)
+        write("gpsd", f"{name}-head40", "".join(lines[:40]))
+        write("gpsd", f"{name}-att-and-tpv", "".join(l for l in lines if '"class":"ATT"' in l or '"mode":1' in l))
+
+
 def dict_file(name, tokens):
     """Tools/fuzz/dict/<name>.dict: one libFuzzer dictionary entry per token, bytes outside printable ASCII escaped."""
     def quoted(token):
@@ -277,6 +287,10 @@ def dictionaries():
                                         '"c0:11:22:33:44:55"'])
     dict_file("bluez-info", ["[General]", "[IdentityResolvingKey]", "[LongTermKey]", "Key=", "Name=", "AddressType=",
                              "0x", "\n", "=", "#", ";", "9B7D390AA610103405ADC857A33402EC", "public", "static"])
+    dict_file("gpsd", json_tokens + ['"class"', '"TPV"', '"ATT"', '"SKY"', '"VERSION"', '"DEVICES"', '"ERROR"',
+                                     '"WATCH"', '"mode"', '"lat"', '"lon"', '"alt"', '"altHAE"', '"eph"', '"epx"',
+                                     '"epy"', '"track"', '"speed"', '"heading"', '"time"', '"device"', '"release"',
+                                     '"message"', '"2033-10-05T20:41:32.200Z"', "\n", '"mode":0', '"mode":3'])
     dict_file("http", ["/", "\n", "&", "=", "%", "%2e", "%2F", "%00", "%5c", "..", ".", "//", "/vendor/leaflet/",
                        "index.html", "target=", "floor=", "access_token=", "from=", "to=", "limit=", "cursor=",
                        "order=", "newest", "oldest", "+", "\\"])
@@ -287,6 +301,7 @@ if __name__ == "__main__":
     file_seeds()
     site_seeds()
     device_seeds()
+    gnss_seeds()
     dictionaries()
     for folder in sorted(OUT.iterdir()):
         print(f"{folder.name}: {len(list(folder.iterdir()))} seeds")

@@ -39,6 +39,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case devices
     /// A BlueZ `info` file (`bluedot devices import --bluez`).
     case bluezInfo = "bluez-info"
+    /// What gpsd sends: JSON reports, one per line (`--gpsd`).
+    case gpsd
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -58,6 +60,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .espresense: SiteTargets.espresense(bytes)
         case .http: HTTPTargets.request(bytes)
         case .devices: DeviceTargets.registry(bytes)
+        case .gpsd: GNSSTargets.gpsd(bytes)
         case .bluezInfo: DeviceTargets.bluezInfo(bytes)
         }
     }
