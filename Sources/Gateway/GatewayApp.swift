@@ -69,8 +69,9 @@ public struct GatewayApp: Sendable {
         }
         let gnss = try configuration.gpsd.map { endpoint in
             do {
-                return try GPSDLocationDataSource(endpoint: endpoint, origin: venue.origin.map(GeographicOrigin.init), reconnectDelaySeconds: 2,
-                                                  clock: clock, logger: logger)
+                return try GPSDLocationDataSource(
+                    endpoint: endpoint, origin: venue.origin.map(GeographicOrigin.init), reconnectDelaySeconds: 2,
+                    clock: clock, logger: logger)
             } catch {
                 throw ConfigurationError(location: "configuration", key: "gpsd", reason: .badValue("\(error)"))
             }
@@ -84,6 +85,8 @@ public struct GatewayApp: Sendable {
         var siteMetrics: SiteMetrics?
         if let site, let publisher { siteMetrics = SiteMetrics(metrics: metrics, site: site, publisher: publisher) }
         let deviceMetrics = DeviceMetrics(metrics: metrics, devices: devices)
+        var gnssMetrics: GNSSMetrics?
+        if let gnss { gnssMetrics = GNSSMetrics(metrics: metrics, gpsd: gnss) }
         let history = try Self.openHistory(configuration.history, clock: clock, logger: logger)
         let recorder = history.map(HistoryRecorder.init)
         var outputs: [any LocationSourceObserver] = []
@@ -111,9 +114,10 @@ public struct GatewayApp: Sendable {
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
             spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: outputs,
-            rooms: rooms, onHousekeeping: { [siteMetrics, deviceMetrics, homeAssistant] in
+            rooms: rooms, onHousekeeping: { [siteMetrics, deviceMetrics, gnssMetrics, homeAssistant] in
                 siteMetrics?.record()
                 deviceMetrics.record()
+                gnssMetrics?.record()
                 homeAssistant?.sweep()
             },
             onStop: {
@@ -124,7 +128,9 @@ public struct GatewayApp: Sendable {
         dependencies = GatewayRouter.Dependencies(
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
-            sourceName: (first.map(\.name) + (gnss.map { ["gpsd:\($0.connection.name)"] } ?? [])).joined(separator: " + "), source: spine.source, clock: clock, site: site,
+            sourceName: (first.map(\.name) + (gnss.map { ["gpsd:\($0.connection.name)"] } ?? []))
+                .joined(separator: " + "),
+            source: spine.source, clock: clock, site: site,
             rooms: rooms, history: history, names: devices.registry.names)
         if GatewayResources.root == nil {
             // Positioning and its outputs go on without them; the page and /api/openapi.json cannot.

@@ -121,8 +121,21 @@ def main() -> int:
         if args.screenshot:
             os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
             driver.save_screenshot(args.screenshot)
+        # What the gateway counted of gpsd, for Prometheus: it connected (after retrying while gpsfake was not yet
+        # up), took fixes and headings, and found no malformed line in gpsd's own output.
+        time.sleep(2.5)  # the housekeeping tick that copies the counts runs every second
+        with urllib.request.urlopen(url + "metrics", timeout=5) as reply:
+            samples_text = reply.read().decode()
+        metrics = {line.split()[0]: float(line.split()[1]) for line in samples_text.splitlines()
+                   if line.startswith("bluedot_gpsd_")}
+        report["metrics"] = metrics
+        metrics_ok = (metrics.get("bluedot_gpsd_fixes_total", 0) > 0
+                      and metrics.get("bluedot_gpsd_headings_total", 0) >= args.turns
+                      and metrics.get("bluedot_gpsd_reconnects_total", 0) >= 1
+                      and metrics.get("bluedot_gpsd_malformed_lines_total", -1) == 0
+                      and "bluedot_gpsd_connected" in metrics)
         report["ok"] = (compass_on and len(headings) >= args.turns and bool(errors) and max(errors) <= 1
-                        and report["wedgeOk"] and report["source"] == "GNSS (gpsd)")
+                        and report["wedgeOk"] and report["source"] == "GNSS (gpsd)" and metrics_ok)
 
     try:
         return chromium.run_check(args, check)
