@@ -78,8 +78,28 @@ struct GNSSHandoverWalkTests {
                                     pipeline: PositioningPipeline(venue: WalkRecording.venue, configuration: .moving)) {
             beacons.append($0)
         }
+        // Standing in the doorway both are about equally good: there the GNSS radius is the beacons' latest radius
+        // times a seeded factor in [0.75, 1.3], inside the 1.5× margin either way. Chosen so on purpose: the doorway
+        // is the case the hysteresis is for, and a rule without it flaps there (checked below).
+        var factors = SplitMix64(seed: seed &+ 1_000)
+        for i in gnss.indices where gnss[i].timestamp >= Self.start + 40 && gnss[i].timestamp <= Self.start + 70 {
+            let heard = beacons.last { $0.timestamp <= gnss[i].timestamp && !$0.lastKnown }
+            let factor = 0.75 + 0.55 * Double(factors.next() >> 11) / Double(1 << 53)
+            if let radius = heard?.horizontalAccuracyMeters { gnss[i].horizontalAccuracyMeters = radius * factor }
+        }
         // Both streams in time order through the hand-over rule, as HandoverLocationDataSource runs it.
         let (choices, handovers) = Self.choose(gnss: gnss, beacons: beacons, settings: HandoverPolicy.Settings())
+        // The same walk through a rule without hysteresis (no margin, no dwell) changes back and forth in the
+        // doorway: the doorway is contested, and the margin and the dwell are what keep the source.
+        var bare = HandoverPolicy.Settings()
+        bare.marginRatio = 1
+        bare.dwellSeconds = 0
+        let bareChoices = Self.choose(gnss: gnss, beacons: beacons, settings: bare).choices
+        let bareFlips = zip(bareChoices, bareChoices.dropFirst()).filter {
+            $0.source != $1.source && $1.t >= Self.start + 40 && $1.t <= Self.start + 70
+        }.count
+        print("walk seed \(seed): without hysteresis, \(bareFlips) changes while standing in the doorway")
+        #expect(bareFlips >= 2, "the doorway was not contested: the walk would not test the hysteresis")
         let changes = zip(choices, choices.dropFirst()).filter { $0.source != $1.source }.map(\.1)
         let summary = changes.map { "\($0.source) at t+\(String(format: "%.0f", $0.t - Self.start)) s "
             + "(y = \(String(format: "%.1f", Self.track.position(at: $0.t).y)) m)" }
