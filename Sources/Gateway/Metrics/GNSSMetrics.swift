@@ -1,13 +1,11 @@
 import BeaconLocation
-import BlueDotCore
 import Prometheus
 
 /// gpsd's link and what came over it (`--gpsd`): whether it is connected now, and the source's counts.
 public final class GNSSMetrics: Sendable {
     private let gpsd: GPSDLocationDataSource
     private let connected: Gauge
-    private let counters: [(value: @Sendable (GPSDStatistics) -> Int, counter: Counter)]
-    private let copied = LockedValue(GPSDStatistics())
+    private let counters: StatisticsCounters<GPSDStatistics>
 
     /// Registers the metrics for `gpsd` in `metrics`' registry.
     public init(metrics: GatewayMetrics, gpsd: GPSDLocationDataSource) {
@@ -15,31 +13,19 @@ public final class GNSSMetrics: Sendable {
         connected = metrics.registry.makeGauge(descriptor: MetricNameDescriptor(
             namespace: "bluedot", metricName: "gpsd_connected", unitName: "",
             helpText: "1 while the link to gpsd is up."))
-        let rows: [(String, String, @Sendable (GPSDStatistics) -> Int)] = [
+        counters = StatisticsCounters(registry: metrics.registry, initial: GPSDStatistics(), rows: [
             ("gpsd_fixes", "gpsd reports with a 2D or 3D fix.", { $0.fixes }),
             ("gpsd_no_fix_reports", "gpsd reports without a fix: the dot is grey.", { $0.noFix }),
             ("gpsd_headings", "Headings from gpsd (ATT).", { $0.headings }),
             ("gpsd_malformed_lines", "Lines from gpsd that were no report it documents: counted and skipped.",
              { $0.malformed }),
             ("gpsd_reconnects", "Times the link to gpsd was lost or refused and tried again.", { $0.reconnects }),
-        ]
-        counters = rows.map { name, help, value in
-            (value, metrics.registry.makeCounter(descriptor: MetricNameDescriptor(
-                namespace: "bluedot", metricName: name, unitName: "total", helpText: help)))
-        }
+        ])
     }
 
     /// Sets the link's state and adds what the source counted since the last call.
     public func record() {
         if case .connected = gpsd.connectionState { connected.set(Double(1)) } else { connected.set(Double(0)) }
-        let now = gpsd.statistics
-        let counters = counters
-        copied.withLock { last in
-            for row in counters {
-                let delta = row.value(now) - row.value(last)
-                if delta > 0 { row.counter.increment(by: Int64(delta)) }
-            }
-            last = now
-        }
+        counters.record(gpsd.statistics)
     }
 }
