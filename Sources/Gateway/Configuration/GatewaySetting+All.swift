@@ -1,3 +1,5 @@
+import BeaconLocation
+
 extension GatewaySetting {
     /// Every setting, in the order help and `docs/gateway.md` list them. The order is also the order flags are
     /// applied in, which matters where one setting refines another (`user-channel` after `hci`, `baud` after
@@ -76,9 +78,12 @@ extension GatewaySetting {
         ) { c, path in c.setSource(.simulate(trackPath: path)) },
         GatewaySetting(
             "gpsd", .nonEmpty("host:port"), example: "127.0.0.1:2947",
-            help: "Self mode: GNSS from gpsd at HOST:PORT (port 2947 if left out), handed over with beacons at the door.",
-            sets: \.gpsd
-        ),
+            help: "Self mode: GNSS from gpsd at HOST:PORT (port 2947 if left out), handed over with beacons at the door."
+        ) { c, endpoint throws(ConfigurationError.Reason) in
+            // Checked here, so that a bad address names its file and line like every other value.
+            do { _ = try GPSDLocationDataSource.endpoint(parsing: endpoint) } catch { throw .badValue("\(error)") }
+            c.gpsd = endpoint
+        },
         GatewaySetting("venue", .file, example: "lab.venue.json", help: "Venue file (JSON).", sets: \.venuePath),
         GatewaySetting(
             "mode", .mode, example: "tag",
