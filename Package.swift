@@ -205,6 +205,7 @@ let package = Package(
                 "BlueDotCore", "Site", "Devices", "CalibrationRuns",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

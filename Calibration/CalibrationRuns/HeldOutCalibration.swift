@@ -238,7 +238,7 @@ public struct HeldOutCalibration: Sendable {
         let pipeline = PositioningPipeline(venue: venue, configuration: configuration)
         var batch = ObservationBatch()
         for s in samples.sorted(by: { $0.t < $1.t }) {
-            batch.append(Observation(t: s.t, anchor: s.anchor, target: s.target, rssiDBm: s.rssiDBm), arrivedAt: s.t)
+            batch.append(Arrival(Observation(t: s.t, anchor: s.anchor, target: s.target, rssiDBm: s.rssiDBm), arrivedAt: s.t))
         }
         return pipeline.ingest(batch) + pipeline.finish()
     }

@@ -1,9 +1,9 @@
+import BlueDotCore
 import CalibrationKit
-import Synchronization
 
 /// The readings of the window being recorded, shared with the scanner's callback.
 final class RecorderState: Sendable {
-    private let storage = Mutex<(recording: Bool, readings: [SurveyReading], failure: String?)>((false, [], nil))
+    private let storage = LockedValue<(recording: Bool, readings: [SurveyReading], failure: String?)>((false, [], nil))
 
     /// Opens a window.
     func start() { storage.withLock { $0.recording = true; $0.readings = [] } }

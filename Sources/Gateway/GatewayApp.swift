@@ -55,21 +55,9 @@ public struct GatewayApp: Sendable {
         let recording = try configuration.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
         let first = try inputs ?? (configuration.sources.isEmpty ? [] : SourceFactory.make(
             configuration, venue: venue, devices: devices, recorder: recording, clock: clock, logger: logger))
-        // The inputs made here are used at the first start; a data source started again makes new ones.
-        let made = LockedValue(Optional(first))
-        let makeInputs: @Sendable () -> [any ObservationSource] = {
-            if let fresh = made.withLock({ made in defer { made = nil }; return made }) { return fresh }
-            do {
-                return try SourceFactory.make(configuration, venue: venue, devices: devices, recorder: recording,
-                                              clock: clock, logger: logger)
-            } catch {
-                logger.error("cannot make the inputs again; the source has none", metadata: ["error": "\(error)"])
-                return []
-            }
-        }
         let gnss = try configuration.gpsd.map { endpoint in
             do {
-                return try GPSDLocationDataSource(
+                return try GPSDLocationSource(
                     endpoint: endpoint, origin: venue.origin.map(GeographicOrigin.init), reconnectDelaySeconds: 2,
                     clock: clock, logger: logger)
             } catch {
@@ -77,7 +65,7 @@ public struct GatewayApp: Sendable {
             }
         }
         let spine = GatewaySpine.make(
-            mode: configuration.mode, makeInputs: makeInputs, venue: venue, engine: engine, clock: clock,
+            mode: configuration.mode, inputs: first, venue: venue, engine: engine, clock: clock,
             restartDelaySeconds: 2, logger: logger, gnss: gnss, beacons: !first.isEmpty)
         // The solver role: fixes go back to the site's broker, and the site's counters into the metrics.
         let site = first.lazy.compactMap { $0 as? SiteSource }.first

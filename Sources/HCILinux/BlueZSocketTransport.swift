@@ -5,7 +5,6 @@ import Musl
 #endif
 import CBlueZ
 import HCI
-import Synchronization
 
 /// HCI through the Linux kernel's Bluetooth stack: a raw HCI socket bound to one adapter (`hci0`).
 ///

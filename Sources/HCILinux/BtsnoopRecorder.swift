@@ -1,5 +1,5 @@
+import BlueDotCore
 import HCI
-import Synchronization
 
 /// Records HCI traffic to a btsnoop file (datalink 1002, H4) that Wireshark, `tshark` and `btmon -r` read.
 ///
@@ -9,9 +9,9 @@ import Synchronization
 public final class BtsnoopRecorder: Sendable {
     /// The file being written.
     public let path: String
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
-    private struct State: ~Copyable {
+    private struct State {
         var file: BtsnoopFileDescriptor?
         var recordsWritten = 0
     }
@@ -24,7 +24,7 @@ public final class BtsnoopRecorder: Sendable {
             file.close()
             throw error
         }
-        state = Mutex(State(file: file))
+        state = LockedValue(State(file: file))
     }
 
     /// Appends one packet with its direction and capture time.

@@ -3,8 +3,8 @@ import BlueDotCore
 
 /// Shows where a `LocationDataSource` says we are on a `MapViewport`, after ArcGIS Runtime's `LocationDisplay`.
 ///
-/// Feed it with `start()` (which starts the source and follows its streams) or call `receive(_:)` and
-/// `receive(heading:)` directly. It moves the viewport according to `autoPanMode` and exposes what to draw in
+/// Feed it with `start()` (which starts the source and follows its streams) or, with no data source (a display
+/// fed from the bus, as the gateway's web feed does), call `receive(_:)` and `receive(heading:)` directly. It moves the viewport according to `autoPanMode` and exposes what to draw in
 /// `drawState`. A user pan, zoom or rotation turns auto-pan off and is reported on `autoPanModeChanges`.
 /// `initialZoomScale` (1:N) is applied on the first update after auto-pan is switched on, and that first update
 /// also recentres. Time (for staleness) comes from the injected clock.
@@ -22,8 +22,8 @@ public final class LocationDisplay: Sendable {
     }
 
     let state: LockedValue<State>
-    /// The source this display shows.
-    public let dataSource: LocationDataSource
+    /// The source this display shows; nil for a display fed through `receive(_:)` alone.
+    public let dataSource: LocationDataSource?
     /// Ties local coordinates to WGS84; when set (or when locations carry latitude and longitude) the map is in
     /// Web Mercator metres, otherwise in the venue's local metres.
     public let geographicOrigin: GeographicOrigin?
@@ -31,8 +31,9 @@ public final class LocationDisplay: Sendable {
     private let autoPanBroadcast = Broadcast<AutoPanModeChange>()
     private let viewportBroadcast = Broadcast<MapViewport>(bufferLimit: 16)
 
-    /// Creates a display of `dataSource` on `viewport`, reading time from `clock`.
-    public init(dataSource: LocationDataSource, viewport: MapViewport, settings: LocationDisplaySettings = .init(),
+    /// Creates a display of `dataSource` (or of what `receive(_:)` is given) on `viewport`, reading time from
+    /// `clock`.
+    public init(dataSource: LocationDataSource? = nil, viewport: MapViewport, settings: LocationDisplaySettings = .init(),
                 geographicOrigin: GeographicOrigin? = nil, clock: any BlueDotClock = SystemClock()) {
         self.dataSource = dataSource
         self.geographicOrigin = geographicOrigin
@@ -83,8 +84,9 @@ public final class LocationDisplay: Sendable {
         }
     }
 
-    /// Starts the data source and follows its locations and headings until `stop()`.
+    /// Starts the data source and follows its locations and headings until `stop()`; without one, nothing.
     public func start() async throws {
+        guard let dataSource else { return }
         try await dataSource.start()
         let locations = dataSource.locations, headings = dataSource.headings
         let followLocations = Task { [weak self] in
@@ -103,7 +105,7 @@ public final class LocationDisplay: Sendable {
             return s.followers
         }
         followers.forEach { $0.cancel() }
-        await dataSource.stop()
+        await dataSource?.stop()
     }
 
     /// Shows a new location: remembers it, starts a ping and moves the viewport as `autoPanMode` says.

@@ -7,6 +7,7 @@ import Gateway
 import HCILinux
 import Logging
 import Scanner
+import ServiceLifecycle
 
 /// `bluedot scan`: scans for LE advertisements and prints one JSON line per advertising report entry.
 struct ScanCommand: AsyncParsableCommand {
@@ -74,10 +75,6 @@ struct ScanCommand: AsyncParsableCommand {
             logger.notice("stdout closed; stopping")
             scanner.stop()
         }
-        let signals = StopSignals { name in
-            logger.notice("stopping", metadata: ["signal": "\(name)"])
-            scanner.stop()
-        }
         let timer = duration.map { seconds in
             Task {
                 try? await clock.sleep(seconds: seconds)
@@ -86,18 +83,39 @@ struct ScanCommand: AsyncParsableCommand {
         }
         defer {
             timer?.cancel()
-            signals.cancel()
             output.flush()
             recorder?.close()
         }
         logger.info("starting", metadata: ["transport": "\(link.name)"])
+        // SIGTERM and SIGINT through ServiceLifecycle, as for `bluedot run`: a graceful shutdown stops the scan.
+        let scan = ScanService(scanner: scanner, output: output, logger: logger)
+        let group = ServiceGroupConfiguration(
+            services: [.init(service: scan)], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
+            logger: logger)
         do {
-            try await scanner.run { sighting in output.write { sighting.appendJSON(to: &$0) } }
+            try await ServiceGroup(configuration: group).run()
         } catch {
             logger.info("statistics", metadata: ["summary": "\(scanner.statistics.summary)"])
             StandardError.write("bluedot scan: \(error)")
             throw ExitCode.failure
         }
         logger.info("stopped", metadata: ["summary": "\(scanner.statistics.summary)"])
+    }
+}
+
+/// The scan as a lifecycle service: it prints every sighting until the scanner stops, and a graceful shutdown
+/// (SIGTERM, SIGINT) stops the scanner.
+private struct ScanService: Service {
+    let scanner: LEScanner
+    let output: LineOutput
+    let logger: Logger
+
+    func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await scanner.run { sighting in output.write { sighting.appendJSON(to: &$0) } }
+        } onGracefulShutdown: {
+            logger.notice("stopping")
+            scanner.stop()
+        }
     }
 }

@@ -87,7 +87,7 @@ struct GNSSHandoverWalkTests {
             let factor = 0.75 + 0.55 * Double(factors.next() >> 11) / Double(1 << 53)
             if let radius = heard?.horizontalAccuracyMeters { gnss[i].horizontalAccuracyMeters = radius * factor }
         }
-        // Both streams in time order through the hand-over rule, as HandoverLocationDataSource runs it.
+        // Both streams in time order through the hand-over rule, as HandoverLocationSource runs it.
         let (choices, handovers) = Self.choose(gnss: gnss, beacons: beacons, settings: HandoverPolicy.Settings())
         // The same walk through a rule without hysteresis (no margin, no dwell) changes back and forth in the
         // doorway: the doorway is contested, and the margin and the dwell are what keep the source.

@@ -1,10 +1,9 @@
 import BeaconLocation
 import BlueDotCore
 import Foundation
-import LocationDisplay
 import Testing
 
-/// `GPSDLocationDataSource` against Debian's gpsd replaying gpsd's own regression logs (`gpsfake`), checked
+/// `GPSDLocationSource` against Debian's gpsd replaying gpsd's own regression logs (`gpsfake`), checked
 /// against what gpsd's `gpspipe -w` decoded from the same replay. gpspipe's lines are read with Foundation's
 /// `JSONSerialization`, not with the parser under test.
 @Suite("gpsd through gpsfake", .serialized, .enabled(if: GPSFake.enabled,
@@ -33,21 +32,25 @@ struct GPSDGpsfakeTests {
 
     /// The replay of `log` watched at once by gpspipe and by a source without reconnects, until gpsd goes away.
     static func replay(_ log: String, origin: GeographicOrigin? = nil)
-        async throws -> (expected: [Expected], locations: [Location], headings: [Double], source: GPSDLocationDataSource) {
+        async throws -> (expected: [Expected], locations: [Location], headings: [Double], source: GPSDLocationSource) {
         let fake = try await GPSFake(log: GPSFake.log(log), port: GPSFake.port())
         let pipe = try GPSPipe(port: fake.port)
-        let source = try GPSDLocationDataSource(endpoint: "127.0.0.1:\(fake.port)", origin: origin,
-                                                reconnectDelaySeconds: nil)
+        let source = try GPSDLocationSource(endpoint: "127.0.0.1:\(fake.port)", origin: origin,
+                                            reconnectDelaySeconds: nil)
         let locations = LockedValue<[Location]>([]), headings = LockedValue<[Double]>([])
-        let stream = source.locations, headingStream = source.headings
-        let follow = Task { for await location in stream { locations.withLock { $0.append(location) } } }
+        let stream = source.events, headingStream = source.headings
+        let follow = Task {
+            for await event in stream { if case .updated(let new) = event { locations.withLock { $0 += new } } }
+        }
         let followHeadings = Task { for await heading in headingStream { headings.withLock { $0.append(heading) } } }
-        try await source.start()
+        let running = Task { try await source.run() }
         await fake.waitForExit()
-        // gpsd went away with gpsfake: without reconnects the source stops and says so.
-        for _ in 0..<100 where source.status != .stopped { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(source.status == .stopped)
-        #expect("\(source.error.map { "\($0)" } ?? "")".contains("was lost"))
+        // gpsd went away with gpsfake: without reconnects the run ends and says so.
+        let result = await running.result
+        var error: (any Error)?
+        if case .failure(let failure) = result { error = failure }
+        #expect(source.status == .unavailable)
+        #expect("\(error.map { "\($0)" } ?? "")".contains("was lost"))
         let lines = pipe.stop()
         let expected = decode(lines)
         #expect(!expected.isEmpty, "gpspipe printed \(lines.count) lines, none a TPV or ATT: \(lines.prefix(3))")
@@ -91,7 +94,7 @@ struct GPSDGpsfakeTests {
               + "\(fixes.filter { !$0 }.count) grey), max |Δ| vs gpspipe \(maxErrorDegrees)°")
     }
 
-    @Test("rst39.log: HDT headings reach didUpdateHeading in gpspipe's order, and ride on the locations")
+    @Test("rst39.log: HDT headings reach the heading stream in gpspipe's order, and ride on the locations")
     func headingsFromHDT() async throws {
         let run = try await Self.replay("rst39.log")
         let expectedHeadings = run.expected.filter { $0.className == "ATT" }.compactMap(\.heading)
@@ -108,12 +111,14 @@ struct GPSDGpsfakeTests {
     @Test("gpsd restarting: the source goes grey, says it is disconnected, and reconnects")
     func reconnectsWhenGpsdRestarts() async throws {
         let port = GPSFake.port()
-        let source = try GPSDLocationDataSource(endpoint: "127.0.0.1:\(port)", origin: nil, reconnectDelaySeconds: 0.5)
+        let source = try GPSDLocationSource(endpoint: "127.0.0.1:\(port)", origin: nil, reconnectDelaySeconds: 0.5)
         let locations = LockedValue<[Location]>([])
-        let stream = source.locations
-        let follow = Task { for await location in stream { locations.withLock { $0.append(location) } } }
+        let stream = source.events
+        let follow = Task {
+            for await event in stream { if case .updated(let new) = event { locations.withLock { $0 += new } } }
+        }
         let first = try await GPSFake(log: GPSFake.log("rst39.log"), port: port)
-        try await source.start()
+        let running = Task { try await source.run() }
         await first.waitForExit()
         for _ in 0..<100 {
             if case .disconnected = source.connectionState { break }
@@ -123,7 +128,7 @@ struct GPSDGpsfakeTests {
             Issue.record("after gpsd stopped: \(source.connectionState)")
             return
         }
-        #expect(source.status == .started)
+        #expect(source.status == .unavailable, "a daemon's source runs on while gpsd is away")
         #expect(locations.withLock { $0.last?.lastKnown } == true)
         let before = locations.withLock { $0.count }
         let second = try await GPSFake(log: GPSFake.log("rst39.log"), port: port)
@@ -131,6 +136,7 @@ struct GPSDGpsfakeTests {
         #expect(source.statistics.connections >= 2)
         #expect(locations.withLock { $0[before...].contains { !$0.lastKnown } })
         await source.stop()
+        try await running.value
         follow.cancel()
     }
 }

@@ -2,7 +2,6 @@ import BeaconLocation
 import BlueDotCore
 import HCI
 import Logging
-import Synchronization
 import Testing
 
 /// The live source is restarted by the input runner after a failure; each restart must really try the controller again.
@@ -10,7 +9,7 @@ import Testing
     /// A controller link that cannot be opened, counting the attempts.
     final class UnreachableTransport: HCITransport {
         struct Unreachable: Error, Equatable {}
-        let opens = Mutex(0)
+        let opens = LockedValue(0)
         var name: String { "unreachable" }
 
         func open() async throws -> AsyncThrowingStream<HCIPacket, any Error> {
@@ -28,7 +27,7 @@ import Testing
             transport: transport, mapper: SightingMapper(mode: .self), recorder: nil,
             clock: ManualClock(), logger: Logger(label: "test"))
         for attempt in 1...3 {
-            let error = await #expect(throws: (any Error).self) { try await source.run(started: {}) { _, _ in } }
+            let error = await #expect(throws: (any Error).self) { try await source.run(started: {}) { _ in } }
             #expect("\(String(describing: error))".contains("unreachable"), "attempt \(attempt): \(String(describing: error))")
             #expect(transport.opens.withLock { $0 } == attempt)
         }
@@ -40,7 +39,7 @@ import Testing
             transport: transport, mapper: SightingMapper(mode: .self), recorder: nil,
             clock: ManualClock(), logger: Logger(label: "test"))
         source.stop()
-        try await source.run(started: {}) { _, _ in }
+        try await source.run(started: {}) { _ in }
         #expect(transport.opens.withLock { $0 } == 0)
     }
 }

@@ -39,7 +39,7 @@ import Testing
     @Test func pipelineLocationsCarryCoordinatesAndReportTimes() throws {
         let pipeline = PositioningPipeline(venue: Self.venue, configuration: .moving)
         var located: [Location] = []
-        for o in Self.standing(seconds: 10, unknown: true) { located += pipeline.ingest(o, arrivedAt: 999.4) }
+        for o in Self.standing(seconds: 10, unknown: true) { located += pipeline.ingest([Arrival(o, arrivedAt: 999.4)]) }
         #expect(located.count == pipeline.counters.fixes && located.count >= 9)
         #expect(pipeline.counters.unknownAnchors == 40)
         let last = try #require(located.last)
@@ -57,7 +57,7 @@ import Testing
     @Test func advancingReleasesLastKnownFixesOfAQuietTarget() throws {
         let pipeline = PositioningPipeline(venue: Self.venue, configuration: .moving)
         var last: Location?
-        for o in Self.standing(seconds: 3) { last = pipeline.ingest(o, arrivedAt: 999).last ?? last }
+        for o in Self.standing(seconds: 3) { last = pipeline.ingest([Arrival(o, arrivedAt: 999)]).last ?? last }
         #expect(try #require(last).timestamp == 2)
         // The grid point at 3 s holds the last packets (2.25-2.75 s); after it nothing is heard.
         let heard = try #require(pipeline.advance(to: 3.75).last)
@@ -79,7 +79,7 @@ import Testing
         let source = PacedReplaySource(name: "t", observations: Self.standing(seconds: 4), speed: 2, clock: clock)
         #expect(source.observationTime(at: 5001) == nil)
         let started = LockedValue(false)
-        let task = Task { try await source.run(started: { started.withLock { $0 = true } }) { _, _ in } }
+        let task = Task { try await source.run(started: { started.withLock { $0 = true } }) { _ in } }
         await clock.waitForSleepers()
         #expect(started.value)
         #expect(source.observationTime(at: 5001.5) == 5003)
@@ -97,7 +97,7 @@ import Testing
         let source = PacedReplaySource(
             name: "t", observations: observations, speed: 1, loop: true, loopGapSeconds: 1, clock: clock)
         let seen = LockedValue<[Observation]>([])
-        let task = Task { try await source.run(started: {}) { o, _ in seen.withLock { $0.append(o) } } }
+        let task = Task { try await source.run(started: {}) { batch in seen.withLock { $0 += batch.map(\.observation) } } }
         while seen.value.count < observations.count * 3 {
             await clock.waitForSleepers()
             clock.advance(by: 0.25)
@@ -128,7 +128,7 @@ import Testing
         let clock = ManualClock(start: 1000)
         let source = Self.burstReplay(clock: clock)
         let seen = LockedValue<[(t: Double, arrived: Double)]>([])
-        let task = Task { try await source.run(started: {}) { o, at in seen.withLock { $0.append((o.t, at)) } } }
+        let task = Task { try await source.run(started: {}) { batch in seen.withLock { $0 += batch.map { ($0.observation.t, $0.arrivedAt) } } } }
         while seen.value.count < 40 {
             await clock.waitForSleepers()
             clock.advance(by: 0.0005)
@@ -155,10 +155,10 @@ import Testing
         #expect(source.deliveredThrough() == nil)
         let batches = LockedValue<[(times: [Double], arrived: Double, through: Double?)]>([])
         let task = Task {
-            try await source.runInBatches(started: {}) { batch in
+            try await source.run(started: {}) { batch in
                 let through = source.deliveredThrough()
-                #expect(Set(batch.arrivals).count == 1, "what falls due in one wake arrives together")
-                batches.withLock { $0.append((batch.observations.map(\.t), batch.arrivals[0], through)) }
+                #expect(Set(batch.map(\.arrivedAt)).count == 1, "what falls due in one wake arrives together")
+                batches.withLock { $0.append((batch.map(\.observation.t), batch[0].arrivedAt, through)) }
             }
         }
         while batches.value.reduce(0, { $0 + $1.times.count }) < 40 {
@@ -191,7 +191,7 @@ import Testing
         }
         let source = PacedReplaySource(name: "fast", observations: observations, speed: 1e9, clock: SkippingClock())
         let sizes = LockedValue<[Int]>([])
-        try await source.runInBatches(started: {}) { batch in sizes.withLock { $0.append(batch.count) } }
+        try await source.run(started: {}) { batch in sizes.withLock { $0.append(batch.count) } }
         #expect(sizes.value.reduce(0, +) == 1000)
         #expect(sizes.value.allSatisfy { $0 <= 256 }, "\(sizes.value)")
         #expect(sizes.value.count >= 4)
@@ -217,7 +217,7 @@ import Testing
             let source = try make(clock)
             let seen = LockedValue<([Observation], [Double])>(([], []))
             let task = Task {
-                try await source.run(started: {}) { o, at in seen.withLock { $0.0.append(o); $0.1.append(at) } }
+                try await source.run(started: {}) { batch in seen.withLock { $0.0 += batch.map(\.observation); $0.1 += batch.map(\.arrivedAt) } }
             }
             while seen.value.0.count < observations.count * 3 {
                 await clock.waitForSleepers()

@@ -9,7 +9,7 @@ import Positioning
 import Testing
 
 /// The assembled spine on a manual clock: inputs → one engine → the LocationSource → the hub and the metrics as
-/// observers; self mode through `BeaconLocationDataSource`, tag mode through `BeaconLocationSource`.
+/// observers; self mode and tag mode alike through one `BeaconLocationSource` (self mode's one target is `self`).
 @Suite struct GatewaySpineTests {
     /// A 12 m x 8 m room with four receivers-as-anchors and an origin; the spine's output is checked for place, not
     /// for accuracy (BeaconLocationTests does that).
@@ -55,17 +55,16 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func selfModeGoesThroughTheBeaconDataSource() async throws {
+    @Test(.timeLimit(.minutes(1))) func selfModeIsTheBeaconSourceWithOneTarget() async throws {
         let clock = ManualClock(start: 1000)
         let app = try Self.app(mode: .self, targets: ["self"], clock: clock)
-        guard case .selfMode(let dataSource, _) = app.locationService.spine else {
-            Issue.record("self mode is not a BeaconLocationDataSource")
-            return
-        }
+        let source = try #require(app.locationService.spine.beacons, "self mode is a BeaconLocationSource")
+        #expect(app.locationService.spine.source === source && source.id == "self", "no relay between")
         let service = Task { try await app.locationService.run() }
         // The input, the ticker and the housekeeping sleep on the clock.
         await Self.drive(clock, sleepers: 3) { app.hub.drawing(of: "self") != nil && app.hub.current.first?.timestamp ?? 0 >= 1003 }
-        #expect(dataSource.status == .started)
+        #expect(source.status == .available)
+        #expect(Set(source.locations.keys) == ["self"])
         let fix = try #require(app.hub.current.first)
         #expect(fix.targetID == "self" && abs(fix.x - 4) < 0.5 && abs(fix.y - 3) < 0.5)
         #expect(fix.latitude != nil, "the venue's origin gives coordinates")
@@ -75,17 +74,15 @@ import Testing
         #expect(text.contains("bluedot_advertising_reports_total"))
         service.cancel()
         try await service.value
-        #expect(dataSource.status == .stopped)
+        #expect(source.status == .inactive)
         #expect(app.hub.subscriberCount == 0)
     }
 
     @Test(.timeLimit(.minutes(1))) func tagsReachTheFeedAndExpireWhenUnheard() async throws {
         let clock = ManualClock(start: 1000)
         let app = try Self.app(mode: .tag, targets: ["tag-1", "tag-2"], clock: clock)
-        guard case .tags(let source) = app.locationService.spine else {
-            Issue.record("tag mode is not a BeaconLocationSource")
-            return
-        }
+        let source = try #require(app.locationService.spine.beacons, "tag mode is a BeaconLocationSource")
+        #expect(app.locationService.spine.source === source)
         let feed = app.hub.subscribe()
         let service = Task { try await app.locationService.run() }
         await Self.drive(clock, sleepers: 4) { app.hub.targetCount == 2 }  // two inputs, ticker, housekeeping

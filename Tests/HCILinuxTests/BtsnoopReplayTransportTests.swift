@@ -1,7 +1,6 @@
 import BlueDotCore
 import Foundation
 import HCI
-import Synchronization
 import Testing
 
 @testable import HCILinux

@@ -32,7 +32,7 @@ struct SiteBrokerTests {
         func add(_ batch: ObservationBatch) {
             let now = SystemClock().now()
             batches.withLock { $0.append((batch, now)) }
-            items.withLock { $0 += zip(batch.observations, batch.arrivals).map { ($0, $1) } }
+            items.withLock { $0 += batch.map { ($0.observation, $0.arrivedAt) } }
         }
     }
 
@@ -62,7 +62,7 @@ struct SiteBrokerTests {
     /// Runs `source` in the background, collecting; returns the collector and the task.
     static func run(_ source: SiteSource) -> (Collected, Task<Void, Never>) {
         let collected = Collected()
-        let task = Task { _ = try? await source.runInBatches(started: {}) { batch in collected.add(batch) } }
+        let task = Task { _ = try? await source.run(started: {}) { batch in collected.add(batch) } }
         return (collected, task)
     }
 
@@ -335,7 +335,8 @@ struct SiteBrokerTests {
         // handed over once the reorder window has passed: the window is not counted as the report's arrival.
         let batches = collected.batches.value
         for (batch, handedOverAt) in batches {
-            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) {
+            for arrival in batch {
+                let o = arrival.observation, arrivedAt = arrival.arrivedAt
                 #expect(handedOverAt - o.t >= 0.3 - 0.001 && handedOverAt - o.t < 0.6,
                         "held for the reorder window, not more")
                 #expect(arrivedAt - o.t > -0.05 && arrivedAt - o.t < 0.25, "arrived with its receiver's batch")

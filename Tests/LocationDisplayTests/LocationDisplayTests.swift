@@ -153,11 +153,11 @@ struct LocationDisplayTests {
         let viewports = display.viewportChanges
         display.autoPanMode = .recenter
         try await display.start()
-        display.dataSource.didUpdate(fix(7, 8))
+        display.dataSource?.didUpdate(fix(7, 8))
         let first = await collect(viewports, count: 1)
         #expect(first.first?.center == MapPoint(x: 7, y: 8))
         #expect(display.location?.x == 7)
         await display.stop()
-        #expect(display.dataSource.status == .stopped)
+        #expect(display.dataSource?.status == .stopped)
     }
 }

@@ -1,7 +1,7 @@
 import BlueDotCore
 import HCI
-import Synchronization
 import Testing
+
 @testable import Scanner
 
 /// The init sequence, the legacy/extended choice, deadlines, status errors and the clean stop, against a fake.
@@ -147,7 +147,7 @@ final class PacketLog: HCIPacketRecorder {
         var timestamp: Double
     }
 
-    private let storage = Mutex<[Entry]>([])
+    private let storage = LockedValue<[Entry]>([])
     var entries: [Entry] { storage.withLock { $0 } }
 
     func record(_ packet: HCIPacket, direction: HCIDirection, timestamp: Double) {

@@ -1,5 +1,5 @@
+import BlueDotCore
 import HCI
-import Synchronization
 
 /// An in-memory controller behind the `HCITransport` protocol: answers the scanner's commands the way a real
 /// controller would, and lets a test inject events, stay silent, refuse commands and drop the link.
@@ -29,11 +29,11 @@ final class FakeController: HCITransport {
         var scanning = false
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
     let name = "fake"
 
     init(_ behaviour: Behaviour = Behaviour()) {
-        state = Mutex(State(behaviour: behaviour))
+        state = LockedValue(State(behaviour: behaviour))
     }
 
     /// The commands received so far, in order.

@@ -2,7 +2,7 @@ import BlueDotCore
 import Foundation
 import HCI
 import Logging
-import Synchronization
+
 @testable import Scanner
 
 /// Builders shared by the scanner tests.
@@ -46,7 +46,7 @@ enum Fixture {
 
 /// Collects sightings delivered from the scanner's reader task.
 final class SightingSink: Sendable {
-    private let storage = Mutex<[Sighting]>([])
+    private let storage = LockedValue<[Sighting]>([])
     var sightings: [Sighting] { storage.withLock { $0 } }
     func append(_ sighting: Sighting) { storage.withLock { $0.append(sighting) } }
 }

@@ -1,6 +1,6 @@
 import HCILinux
 
-/// The byte stream a `GPSDLocationDataSource` talks to gpsd over: `HCILinux`' `TCPByteStream` (gpsd on port
+/// The byte stream a `GPSDLocationSource` talks to gpsd over: `HCILinux`' `TCPByteStream` (gpsd on port
 /// 2947), or a scripted peer in tests. Same semantics as `TCPByteStream`: `open()` closes any earlier link and
 /// connects anew; the stream finishes when the peer closes.
 public protocol GPSDConnection: Sendable {
@@ -16,7 +16,7 @@ public protocol GPSDConnection: Sendable {
 
 extension TCPByteStream: GPSDConnection {}
 
-/// Where a `GPSDLocationDataSource`'s link to gpsd stands: its `connectionStates` stream.
+/// Where a `GPSDLocationSource`'s link to gpsd stands: its `connectionStates` stream.
 public enum GPSDConnectionState: Sendable, Hashable, CustomStringConvertible {
     /// Connecting (the first time, or again after `retryAt` came).
     case connecting
@@ -35,7 +35,7 @@ public enum GPSDConnectionState: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Why a `GPSDLocationDataSource` failed to start or stopped: the link, or gpsd's own complaint.
+/// Why a `GPSDLocationSource`'s run ended: the link, or gpsd's own complaint.
 public enum GPSDError: Error, Sendable, Hashable, CustomStringConvertible {
     /// gpsd could not be reached (`error` says why).
     case unreachable(String, error: String)

@@ -3,7 +3,7 @@ import Formats
 import Glibc
 import Positioning
 
-/// Turns gpsd's reports into locations: the pure half of `GPSDLocationDataSource`, tested without a socket.
+/// Turns gpsd's reports into locations: the pure half of `GPSDLocationSource`, tested without a socket.
 ///
 /// A 2D or 3D TPV becomes a current location at the fix's own latitude and longitude, placed in the venue's
 /// frame through `origin` (or, without one, about the first fix, +y north). gpsd's `eph` is taken as a 95% radius
@@ -76,7 +76,9 @@ public struct GPSDFixes: Sendable {
         return normalized
     }
 
-    /// The last heading while it is fresh.
+    /// The last heading while it is fresh at clock time `now`.
+    public func heading(at now: Double) -> Double? { currentHeading(now: now) }
+
     private func currentHeading(now: Double) -> Double? {
         guard let heading, now - heading.at <= headingMaxAgeSeconds else { return nil }
         return heading.degrees

@@ -1,4 +1,4 @@
-/// Counts of a `GPSDLocationDataSource` since it was created.
+/// Counts of a `GPSDLocationSource` since it was created.
 public struct GPSDStatistics: Sendable, Hashable {
     /// Lines read from gpsd.
     public var lines = 0

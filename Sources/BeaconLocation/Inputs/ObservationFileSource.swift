@@ -13,7 +13,7 @@ import Positioning
 /// (`deliveredThrough()`: the time of the next observation), so the pipeline releases every fix before it, as an
 /// engine fed line by line would. Observations of targets not in `targets` (when given) are skipped before the
 /// engine sees them, and counted.
-public final class ObservationFileSource: BatchedObservationSource {
+public final class ObservationFileSource: ObservationSource {
     private struct State {
         var reader: ObservationReader?
         var report: ReadReport?
@@ -60,7 +60,7 @@ public final class ObservationFileSource: BatchedObservationSource {
     public func stop() { state.withLock { $0.stopped = true } }
 
     /// Reads the file once, in batches, on the calling task; throws the reader's error (strict mode).
-    public func runInBatches(
+    public func run(
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
     ) async throws {
         guard var reader = state.withLock({ s in defer { s.reader = nil }; return s.reader }) else { return }
@@ -78,9 +78,7 @@ public final class ObservationFileSource: BatchedObservationSource {
                     s.statistics.observations += batch.count
                     s.deliveredThrough = through
                 }
-                var handed = ObservationBatch()
-                for o in batch { handed.append(o, arrivedAt: o.t) }
-                deliver(handed)
+                deliver(batch.map { Arrival($0, arrivedAt: $0.t) })
                 batch.removeAll(keepingCapacity: true)
             }
         }

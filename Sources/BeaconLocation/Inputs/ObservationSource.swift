@@ -34,21 +34,13 @@ public struct SourceStatistics: Sendable, Hashable {
 public protocol ObservationSource: Sendable {
     /// A short description for logs (`scan:h4-tcp:127.0.0.1:9000`, `observations:walk.jsonl`).
     var name: String { get }
-    /// Runs until the source ends or `stop()` is called, handing each observation in time order to `deliver`
-    /// with the time (Unix seconds, on the injected clock) its report arrived; calls `started` once it delivers
-    /// (the scan runs, the file is open). Throws when the source cannot start or fails.
-    func run(
-        started: @escaping @Sendable () -> Void,
-        _ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void
-    ) async throws
-    /// Like `run(started:_:)`, handing over the observations in batches: those that came together (what fell due
-    /// in one wake of a replay, what left a site's reorder buffer together), in time order, each with its arrival
-    /// time. The spine's `InputRunner` calls this: the engine takes a batch under one lock, and its fixes reach the
-    /// observers (and the web feed's connections) in one go. Sources without batches of their own get one
-    /// observation per batch (the default).
-    func runInBatches(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
-    ) async throws
+    /// Runs until the source ends or `stop()` is called, handing what it hears to `deliver` in batches (what came
+    /// together: a report, what fell due in one wake of a replay, what left a site's reorder buffer), in time order,
+    /// each observation with the time (Unix seconds, on the injected clock) its report arrived; calls `started` once
+    /// it delivers (the scan runs, the file is open). Throws when the source cannot start or fails. The engine
+    /// takes a batch under one lock, and its fixes reach the observers (and the web feed's connections) in one go.
+    func run(started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void)
+        async throws
     /// Asks `run` to return soon; safe from any task, more than once.
     func stop()
     /// A snapshot of the counters.
@@ -70,27 +62,4 @@ extension ObservationSource {
 
     /// Not known: fixes are released by later observations and the clock.
     public func deliveredThrough() -> Double? { nil }
-
-    /// One observation per batch.
-    public func runInBatches(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
-    ) async throws {
-        try await run(started: started) { o, arrivedAt in deliver(ObservationBatch([o], arrivedAt: arrivedAt)) }
-    }
-}
-
-/// An input whose own form is the batch (a replay's wake, a site's release, a file read in batches): it implements
-/// `runInBatches`, and `run` hands over the same observations one at a time.
-public protocol BatchedObservationSource: ObservationSource {}
-
-extension BatchedObservationSource {
-    /// The batches, one observation at a time.
-    public func run(
-        started: @escaping @Sendable () -> Void,
-        _ deliver: @escaping @Sendable (Observation, _ arrivedAt: Double) -> Void
-    ) async throws {
-        try await runInBatches(started: started) { batch in
-            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { deliver(o, arrivedAt) }
-        }
-    }
 }

@@ -19,7 +19,7 @@ import Positioning
 /// The replay runs on a thread of its own (`bluedot-replay`), which blocks on the clock between observations
 /// (`BlueDotClock.wait(until:or:)`) and delivers on that thread: a wait then wakes one thread, where a task's sleep
 /// woke libdispatch's timer thread and then a thread of Swift's pool, twice the wake-ups for the same work.
-public final class PacedReplaySource: BatchedObservationSource {
+public final class PacedReplaySource: ObservationSource {
     /// Where the observations come from.
     private enum Input: Sendable {
         case memory([Observation])
@@ -110,7 +110,7 @@ public final class PacedReplaySource: BatchedObservationSource {
 
     /// Replays until the end (or forever with `loop`) or `stop()`, on a thread of its own, handing over together
     /// what falls due in one wake of the thread; cancelling the calling task stops it.
-    public func runInBatches(
+    public func run(
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
     ) async throws {
         let alarm = ThreadAlarm()

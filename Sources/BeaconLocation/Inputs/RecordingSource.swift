@@ -58,7 +58,7 @@ public final class RecordingSource: ObservationSource {
 
     /// Reads until the end (or forever with `loop`) or `stop()`.
     public func run(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
     ) async throws {
         var announced = false
         repeat {
@@ -82,7 +82,10 @@ public final class RecordingSource: ObservationSource {
             do {
                 for try await packet in packets {
                     let now = clock.now()
-                    decoder.decode(packet, timestamp: now) { deliver($0, now) }
+                    // A packet's reports (an LE event may hold several) arrive together.
+                    var batch = ObservationBatch()
+                    decoder.decode(packet, timestamp: now) { batch.append(Arrival($0, arrivedAt: now)) }
+                    if !batch.isEmpty { deliver(batch) }
                     let run = Self.statistics(of: decoder)
                     let delta = run.minus(counted)
                     counted = run

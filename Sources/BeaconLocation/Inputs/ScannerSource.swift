@@ -66,7 +66,7 @@ public final class ScannerSource: ObservationSource {
 
     /// Scans until stopped, with a scanner of its own; `started` once the controller scans.
     public func run(
-        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (Observation, Double) -> Void
+        started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
     ) async throws {
         let scanner = makeScanner()
         let stopped = state.withLock { state in
@@ -82,7 +82,7 @@ public final class ScannerSource: ObservationSource {
         }
         let state = state
         try await scanner.run(onScanning: started) { sighting in
-            if let o = state.withLock({ $0.mapping.map(sighting) }) { deliver(o, sighting.timestamp) }
+            if let o = state.withLock({ $0.mapping.map(sighting) }) { deliver([Arrival(o, arrivedAt: sighting.timestamp)]) }
         }
     }
 

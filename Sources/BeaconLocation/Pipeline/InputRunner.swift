@@ -4,7 +4,7 @@ import Logging
 import Positioning
 
 /// Runs the spine's inputs, several at once, into one `PositioningPipeline` and hands the locations it makes
-/// to `deliver`; a `tap` sees every observation first (a site's receiver publishes them, and runs without an
+/// to `deliver`; a `tap` sees every batch first (a site's receiver publishes them, and runs without an
 /// engine).
 ///
 /// Every `tickSeconds` on the clock it releases the engine's grid up to the inputs' observation clocks
@@ -54,14 +54,13 @@ public final class InputRunner: Sendable {
     private let clock: any BlueDotClock
     private let logger: Logger
     private let deliver: @Sendable ([Location]) -> Void
-    private let tap: (@Sendable (Observation, Double) -> Void)?
+    private let tap: (@Sendable (ObservationBatch) -> Void)?
     private let state = LockedValue(State())
 
-    /// Creates a runner; nothing runs until `run`. `tap` sees each observation (with its arrival time) before
-    /// the pipeline does.
+    /// Creates a runner; nothing runs until `run`. `tap` sees each batch before the pipeline does.
     public init(
         inputs: [any ObservationSource], pipeline: PositioningPipeline?, clock: any BlueDotClock,
-        policy: Policy = Policy(), logger: Logger, tap: (@Sendable (Observation, Double) -> Void)? = nil,
+        policy: Policy = Policy(), logger: Logger, tap: (@Sendable (ObservationBatch) -> Void)? = nil,
         deliver: @escaping @Sendable ([Location]) -> Void
     ) {
         self.inputs = inputs
@@ -150,16 +149,14 @@ public final class InputRunner: Sendable {
         while !isStopped && !Task.isCancelled {
             logger.info("input starting", metadata: ["input": "\(input.name)"])
             do {
-                try await input.runInBatches(started: {
+                try await input.run(started: {
                     let first = state.withLock { s in
                         defer { s.started = true }
                         return !s.started
                     }
                     if first { onStarted() }
                 }) { batch in
-                    if let tap {
-                        for (o, arrivedAt) in zip(batch.observations, batch.arrivals) { tap(o, arrivedAt) }
-                    }
+                    tap?(batch)
                     guard let pipeline else { return }
                     var located = pipeline.ingest(batch)
                     if let through = self.deliveredThrough() { located += pipeline.advance(to: through) }

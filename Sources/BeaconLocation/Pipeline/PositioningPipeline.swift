@@ -24,21 +24,17 @@ public final class PositioningPipeline: Sendable {
         state = LockedValue(State(engine: PositioningEngine(venue: venue, configuration: configuration)))
     }
 
-    /// Takes one observation whose report arrived at `arrivedAt`; returns the locations it completes.
-    public func ingest(_ o: Observation, arrivedAt: Double) -> [Location] {
-        ingest(ObservationBatch([o], arrivedAt: arrivedAt))
-    }
-
     /// Takes a batch of observations, in time order, under one lock; returns the locations they complete.
     public func ingest(_ batch: ObservationBatch) -> [Location] {
         state.withLock { s in
             var located: [Location] = []
-            for (o, arrivedAt) in zip(batch.observations, batch.arrivals) {
+            for arrival in batch {
+                let o = arrival.observation
                 let unknownBefore = s.engine.counters.unknownAnchors
                 let start = located.count
                 s.engine.ingest(o, into: &located)
                 complete(&located[start...], lastArrival: s.lastArrival)
-                if s.engine.counters.unknownAnchors == unknownBefore { s.lastArrival[o.target] = arrivedAt }
+                if s.engine.counters.unknownAnchors == unknownBefore { s.lastArrival[o.target] = arrival.arrivedAt }
             }
             return located
         }

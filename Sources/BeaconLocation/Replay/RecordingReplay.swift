@@ -38,7 +38,7 @@ public enum RecordingReplay {
                 guard let packet = record.packet, record.direction == .controllerToHost else { continue }
                 let t = record.timestamp.unixSeconds
                 var batch = ObservationBatch()
-                decoder.decode(packet, timestamp: t) { batch.append($0, arrivedAt: t) }
+                decoder.decode(packet, timestamp: t) { batch.append(Arrival($0, arrivedAt: t)) }
                 if !batch.isEmpty { pipeline.ingest(batch).forEach(emit) }
             }
         } catch let error where error.isDamage {

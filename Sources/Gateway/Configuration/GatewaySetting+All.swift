@@ -81,7 +81,7 @@ extension GatewaySetting {
             help: "Self mode: GNSS from gpsd at HOST:PORT (port 2947 if left out), handed over with beacons at the door."
         ) { c, endpoint throws(ConfigurationError.Reason) in
             // Checked here, so that a bad address names its file and line like every other value.
-            do { _ = try GPSDLocationDataSource.endpoint(parsing: endpoint) } catch { throw .badValue("\(error)") }
+            do { _ = try GPSDLocationSource.endpoint(parsing: endpoint) } catch { throw .badValue("\(error)") }
             c.gpsd = endpoint
         },
         GatewaySetting("venue", .file, example: "lab.venue.json", help: "Venue file (JSON).", sets: \.venuePath),

@@ -187,8 +187,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
     /// (browsers pan their own maps); in navigation it turns its viewport to the course, which pages mirror.
     private func makeDisplay(autoPan: AutoPanMode) -> LocationDisplay {
         let viewport = MapViewport(center: MapPoint(x: 0, y: 0), unitsPerPixel: 0.05, widthPixels: 1280, heightPixels: 800)
-        let display = LocationDisplay(
-            dataSource: FixFeedDataSource(), viewport: viewport, settings: settings, clock: clock)
+        let display = LocationDisplay(viewport: viewport, settings: settings, clock: clock)
         display.autoPanMode = autoPan
         return display
     }

@@ -3,12 +3,12 @@ import Prometheus
 
 /// gpsd's link and what came over it (`--gpsd`): whether it is connected now, and the source's counts.
 public final class GNSSMetrics: Sendable {
-    private let gpsd: GPSDLocationDataSource
+    private let gpsd: GPSDLocationSource
     private let connected: Gauge
     private let counters: StatisticsCounters<GPSDStatistics>
 
     /// Registers the metrics for `gpsd` in `metrics`' registry.
-    public init(metrics: GatewayMetrics, gpsd: GPSDLocationDataSource) {
+    public init(metrics: GatewayMetrics, gpsd: GPSDLocationSource) {
         self.gpsd = gpsd
         connected = metrics.registry.makeGauge(descriptor: MetricNameDescriptor(
             namespace: "bluedot", metricName: "gpsd_connected", unitName: "",

@@ -62,7 +62,7 @@ public struct ReceiverApp: Sendable {
         runner = InputRunner(
             inputs: inputs, pipeline: nil, clock: clock,
             policy: InputRunner.Policy(restartDelaySeconds: 2, tickSeconds: nil), logger: logger,
-            tap: { o, _ in publisher.offer(o) }, deliver: { _ in })
+            tap: { batch in batch.forEach { publisher.offer($0.observation) } }, deliver: { _ in })
     }
 
     /// Runs until SIGTERM or SIGINT.

@@ -1,88 +1,50 @@
 import BeaconLocation
 import BlueDotCore
-import LocationDisplay
 import Logging
 import Positioning
 
-/// The gateway's spine: inputs → one `PositioningEngine` → a `LocationSource` whose observers are the outputs.
+/// The gateway's spine: inputs → one `PositioningEngine` → one `LocationProducer` whose observers are the outputs.
 ///
-/// Self mode goes through the display engine's data source: a `BeaconLocationDataSource` over the inputs,
-/// relayed into a `LocationDataSourceRelay`. Tag mode (and any inputs that name their targets) is a
-/// `BeaconLocationSource`. Either way, outputs observe `source`.
-public enum GatewaySpine: Sendable {
-    /// The gateway locates itself.
-    case selfMode(BeaconLocationDataSource, LocationDataSourceRelay)
-    /// Fixed receivers locate tags.
-    case tags(BeaconLocationSource)
-    /// The gateway locates itself indoors and outdoors: GNSS through gpsd handed over with the beacons (none when
-    /// gpsd is the only input), relayed like self mode.
-    case handover(HandoverLocationDataSource, BeaconLocationDataSource?, LocationDataSourceRelay)
+/// Self mode and tag mode are the same `BeaconLocationSource` (self mode's one target is `self`). With gpsd, self
+/// mode's producer is a `HandoverLocationSource` relaying the beacons (none when gpsd is the only input) and gpsd.
+public struct GatewaySpine: Sendable {
+    /// The producer the outputs observe.
+    public let source: any LocationProducer
+    /// The beacons' producer, when there are beacon inputs: its counters go to the metrics.
+    public let beacons: BeaconLocationSource?
 
-    /// Assembles the spine for `mode` over the inputs `makeInputs` makes.
+    /// Assembles the spine for `mode` over `inputs`.
     public static func make(
-        mode: SightingMapper.Mode, makeInputs: @escaping @Sendable () -> [any ObservationSource], venue: Venue,
+        mode: SightingMapper.Mode, inputs: [any ObservationSource], venue: Venue,
         engine: EngineConfiguration, clock: any BlueDotClock, restartDelaySeconds: Double, logger: Logger,
-        gnss: GPSDLocationDataSource? = nil, beacons hasBeacons: Bool = true
+        gnss: GPSDLocationSource? = nil, beacons hasBeacons: Bool = true
     ) -> GatewaySpine {
-        switch mode {
-        case .self where gnss != nil:
-            let beacons = hasBeacons ? BeaconLocationDataSource(
-                inputs: makeInputs, venue: venue, engineConfiguration: engine, clock: clock,
-                restartDelaySeconds: restartDelaySeconds, logger: logger) : nil
-            let handover = HandoverLocationDataSource(
-                beacons: beacons, gnss: gnss!, origin: venue.origin.map(GeographicOrigin.init), clock: clock)
-            return .handover(handover, beacons, LocationDataSourceRelay(id: "self", dataSource: handover, clock: clock))
-        case .self:
-            let data = BeaconLocationDataSource(
-                inputs: makeInputs, venue: venue, engineConfiguration: engine, clock: clock,
-                restartDelaySeconds: restartDelaySeconds, logger: logger)
-            return .selfMode(data, LocationDataSourceRelay(id: "self", dataSource: data, clock: clock))
-        case .tag:
-            return .tags(BeaconLocationSource(
-                inputs: makeInputs(), venue: venue, engineConfiguration: engine, clock: clock,
-                restartDelaySeconds: restartDelaySeconds, logger: logger))
+        let id = mode == .self ? Observation.selfTarget : "beacons"
+        let beacons = hasBeacons ? BeaconLocationSource(
+            id: id, inputs: inputs, venue: venue, engineConfiguration: engine, clock: clock,
+            restartDelaySeconds: restartDelaySeconds, logger: logger) : nil
+        if mode == .self, let gnss {
+            let handover = HandoverLocationSource(
+                beacons: beacons, gnss: gnss, origin: venue.origin.map(GeographicOrigin.init), clock: clock)
+            return GatewaySpine(source: handover, beacons: beacons)
         }
+        // Without gpsd there are beacon inputs (the configuration has a source).
+        return GatewaySpine(source: beacons!, beacons: beacons)
     }
 
-    /// The many-target source the outputs observe.
-    public var source: LocationSource {
-        switch self {
-        case .selfMode(_, let relay), .handover(_, _, let relay): relay
-        case .tags(let source): source
-        }
-    }
-
-    /// The inputs' counters and the engine's, for metrics; nil before the data source first started.
+    /// The inputs' counters and the engine's, for metrics; nil without beacon inputs.
     public var statistics: (inputs: SourceStatistics, engine: PositioningEngine.Counters)? {
-        switch self {
-        case .selfMode(let data, _): data.runnerStatistics
-        case .handover(_, let beacons, _): beacons?.runnerStatistics
-        case .tags(let source): (source.runner.statistics, source.runner.pipeline?.counters ?? PositioningEngine.Counters())
-        }
+        beacons?.runnerStatistics
     }
 
-    /// Runs until cancelled (after `stop()`): starts the data source and follows it, or runs the tag source.
+    /// Runs the producer until `stop()`; a failure leaves it `unavailable` (inputs are restarted, so only a venue
+    /// with nothing to locate against fails).
     func run() async {
-        switch self {
-        case .selfMode(let data as LocationDataSource, let relay), .handover(let data as LocationDataSource, _, let relay):
-            let follow = Task { await relay.run() }
-            try? await data.start()
-            await withTaskCancellationHandler {
-                await follow.value
-            } onCancel: {
-                follow.cancel()
-            }
-        case .tags(let source):
-            await source.run()
-        }
+        try? await source.run()
     }
 
     /// Stops the inputs (the scan is disabled, links and files closed).
     func stop() async {
-        switch self {
-        case .selfMode(let data, _): await data.stop()
-        case .handover(let data, _, _): await data.stop()
-        case .tags(let source): source.stop()
-        }
+        await source.stop()
     }
 }

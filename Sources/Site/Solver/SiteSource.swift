@@ -14,12 +14,12 @@ import Positioning
 /// buffer for `reorderWindowSeconds` (batches leave receivers every 100 ms and cross the broker at different
 /// speeds) and leave in time order, so the engine sees one ordered stream; a sighting that comes after its time
 /// was let out is late (counted per receiver, dropped). What leaves together is handed over as one batch
-/// (`runInBatches`), each sighting with the time its message arrived. Bad payloads on any topic are counted by
+/// (`run`), each sighting with the time its message arrived. Bad payloads on any topic are counted by
 /// kind, logged once per kind and skipped.
 ///
 /// The source owns its MQTT client: `run` starts it (the client reconnects by itself while the broker is away),
 /// `stop` publishes the farewell (the solver's `offline`) and disconnects.
-public final class SiteSource: BatchedObservationSource {
+public final class SiteSource: ObservationSource {
     /// How the source treats the site.
     public struct Settings: Sendable, Hashable {
         /// How long sightings wait for slower receivers, seconds.
@@ -72,15 +72,9 @@ public final class SiteSource: BatchedObservationSource {
         var rateWindowCount = 0
     }
 
-    /// A sighting waiting in the reorder buffer, with the time its message arrived.
-    private struct Arrived {
-        var observation: Observation
-        var arrivedAt: Double
-    }
-
     private struct State {
         var receivers: [String: Receiver] = [:]
-        var reorder = ReorderBuffer<Arrived>(tolerance: .infinity)
+        var reorder = ReorderBuffer<Arrival>(tolerance: .infinity)
         var statistics = SiteStatistics()
         var loggedKinds: Set<String> = []
         /// Messages handled, and the client's clock when the last of them arrived.
@@ -171,7 +165,7 @@ public final class SiteSource: BatchedObservationSource {
 
     /// Subscribes and runs until `stop()`: messages in, sightings out in time order, what leaves the reorder
     /// buffer together as one batch. `started` once connected.
-    public func runInBatches(
+    public func run(
         started: @escaping @Sendable () -> Void, _ deliver: @escaping @Sendable (ObservationBatch) -> Void
     ) async throws {
         let first = state.withLock { s -> Bool? in
@@ -234,7 +228,7 @@ public final class SiteSource: BatchedObservationSource {
             let cutoff = releaseReference(now: clock.now()) - settings.reorderWindowSeconds
             var ready = ObservationBatch()
             state.withLock { s in
-                while let a = s.reorder.popReady(notAfter: cutoff) { ready.append(a.observation, arrivedAt: a.arrivedAt) }
+                while let a = s.reorder.popReady(notAfter: cutoff) { ready.append(a) }
                 s.statistics.delivered += ready.count
             }
             if !ready.isEmpty { deliver(ready) }
@@ -407,7 +401,7 @@ public final class SiteSource: BatchedObservationSource {
     private func admit(_ o: Observation, arrivedAt: Double, receiver r: inout Receiver, state s: inout State) {
         s.statistics.sightings += 1
         if !r.info.known { s.statistics.unknownReceiverSightings += 1 }
-        switch s.reorder.insert(Arrived(observation: o, arrivedAt: arrivedAt), t: o.t) {
+        switch s.reorder.insert(Arrival(o, arrivedAt: arrivedAt), t: o.t) {
         case .admitted(let reordered):
             if reordered { s.statistics.reordered += 1 }
         case .late:

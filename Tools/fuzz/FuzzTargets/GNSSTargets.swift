@@ -2,7 +2,7 @@ import BeaconLocation
 import BlueDotCore
 import Formats
 
-/// What gpsd sends: its JSON reports, one per line, as `GPSDLocationDataSource` reads them.
+/// What gpsd sends: its JSON reports, one per line, as `GPSDLocationSource` reads them.
 enum GNSSTargets {
     /// Splits the bytes into lines and handles each as the source does: a line that parses is a report, and its
     /// TPVs and ATTs go through `GPSDFixes` one after another, with and without a venue's origin. Whatever gpsd

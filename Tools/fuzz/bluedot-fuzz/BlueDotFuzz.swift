@@ -1,7 +1,7 @@
 import CLibFuzzer
 import FuzzTargets
 
-import Synchronization
+import BlueDotCore
 
 #if canImport(Glibc)
 import Glibc
@@ -34,4 +34,4 @@ enum BlueDotFuzz {
 }
 
 /// The target chosen at start; read by libFuzzer's callback, which cannot capture it.
-let selected = Mutex(FuzzTarget.h4)
+let selected = LockedValue(FuzzTarget.h4)

@@ -1,30 +1,33 @@
 import BlueDotCore
 import Formats
 import HCILinux
-import LocationDisplay
 import Logging
+import Positioning
 
-/// The system's GNSS through gpsd: a `LocationDataSource` that speaks gpsd's JSON protocol (`gpsd_json(5)`) over
-/// TCP, the way ArcGIS Runtime's system location source follows Core Location.
+/// The system's GNSS through gpsd: a `LocationProducer` of the target `self` that speaks gpsd's JSON protocol
+/// (`gpsd_json(5)`) over TCP, the way ArcGIS Runtime's system location source follows Core Location. A
+/// `LocationSourceDataSource` shows it to a `LocationDisplay`; `HandoverLocationSource` hands over between it and
+/// the beacons.
 ///
 /// It sends `?WATCH={"enable":true,"json":true}` and reads one report per line: a TPV with a 2D or 3D fix is a
 /// location (`GPSDFixes`: the fix's own latitude and longitude, gpsd's 95% `eph` as a 68% radius, speed, course),
 /// a TPV without a fix turns the dot grey (the last fix as last known), and an ATT heading (a compass, NMEA HDT,
-/// an IMU) goes to `didUpdateHeading` and onto the following locations. A line that is no report gpsd documents is
+/// an IMU) goes to `headings` and onto the following locations while fresh (`heading(at:)`). A line that is no report gpsd documents is
 /// counted and skipped, its error naming the field (`statistics.lastMalformed`).
 ///
-/// Reconnects: with `reconnectDelaySeconds` (a daemon) the source reports started at once and connects, and
-/// whenever gpsd is unreachable or goes away (a restart, a crash) it delivers the last fix as last known, says so
-/// in `connectionState` (`disconnected`, with the reason and when it tries again) and retries after the delay on
-/// the clock. Without it, a failed first connect fails the start (`GPSDError.unreachable`) and a lost link stops
-/// the source with that error.
-public final class GPSDLocationDataSource: LocationDataSource, @unchecked Sendable {
+/// Status: `available` while connected, `unavailable` while gpsd cannot be reached, `inactive` once stopped.
+/// Reconnects: with `reconnectDelaySeconds` (a daemon), whenever gpsd is unreachable or goes away (a restart, a
+/// crash) the source delivers the last fix as last known, says so in `connectionState` (`disconnected`, with the
+/// reason and when it tries again) and retries after the delay on the clock. Without it, a failed first connect
+/// ends `run` with `GPSDError.unreachable`, and a lost link with `GPSDError.lost`.
+public final class GPSDLocationSource: LocationSource, LocationProducer, HeadingSource, @unchecked Sendable {
     // @unchecked: the lets are Sendable; the mutable state is behind `state`.
     private struct State {
         var fixes: GPSDFixes
         var statistics = GPSDStatistics()
         var connection: GPSDConnectionState = .connecting
-        var task: Task<Void, Never>?
+        var stopped = false
+        var work: Task<Void, any Error>?
     }
 
     /// gpsd's default port.
@@ -35,20 +38,20 @@ public final class GPSDLocationDataSource: LocationDataSource, @unchecked Sendab
     public let connection: any GPSDConnection
     /// Pause before reconnecting, seconds; nil: no reconnects (see the type's summary).
     public let reconnectDelaySeconds: Double?
-    private let clock: any BlueDotClock
     private let logger: Logger
     private let state: LockedValue<State>
     private let connectionBroadcast = Broadcast<GPSDConnectionState>()
+    private let headingBroadcast = Broadcast<Double>(bufferLimit: 256)
 
     /// Creates a source over `connection`; locations are placed in the venue's frame through `origin`.
-    public init(connection: any GPSDConnection, origin: GeographicOrigin?, reconnectDelaySeconds: Double? = 2,
+    public init(id: String = "gnss", connection: any GPSDConnection, origin: GeographicOrigin?,
+                reconnectDelaySeconds: Double? = 2, deleteAfterSeconds: Double = 60,
                 clock: any BlueDotClock = SystemClock(), logger: Logger = Logger(label: "bluedot.gpsd")) {
         self.connection = connection
         self.reconnectDelaySeconds = reconnectDelaySeconds
-        self.clock = clock
         self.logger = logger
         state = LockedValue(State(fixes: GPSDFixes(origin: origin)))
-        super.init()
+        super.init(id: id, deleteAfterSeconds: deleteAfterSeconds, clock: clock)
     }
 
     /// A source for gpsd at `host:port` (`[v6]:port`; a bare host means port 2947) over TCP.
@@ -59,6 +62,13 @@ public final class GPSDLocationDataSource: LocationDataSource, @unchecked Sendab
         self.init(connection: TCPByteStream(endpoint: endpoint), origin: origin,
                   reconnectDelaySeconds: reconnectDelaySeconds, clock: clock, logger: logger)
     }
+
+    /// A new stream of every heading gpsd reports from now on (degrees clockwise from north), for a compass that
+    /// turns between fixes; a slow reader loses the oldest of 256.
+    public var headings: AsyncStream<Double> { headingBroadcast.subscribe() }
+
+    /// The last heading from gpsd while it is fresh at clock time `now` (`GPSDFixes.headingMaxAgeSeconds`).
+    public func heading(at now: Double) -> Double? { state.withLock { $0.fixes.heading(at: now) } }
 
     /// `host:port`, `[v6]:port`, or a host alone for gpsd's port 2947.
     public static func endpoint(parsing text: String) throws(HCILinuxError) -> TCPEndpoint {
@@ -82,27 +92,38 @@ public final class GPSDLocationDataSource: LocationDataSource, @unchecked Sendab
         state.withLock { connectionBroadcast.subscribe(initial: [$0.connection]) }
     }
 
-    /// Connects and watches; see the type's summary for when it reports started.
-    override public func doStart() async {
-        let task = Task { await self.run() }
-        state.withLock { $0.task = task }
-        if reconnectDelaySeconds != nil { didStartOrFailWithError(nil) }
+    /// Connects, reads until the link ends, and (with reconnects) tries again until `stop()`.
+    public func run() async throws {
+        let work = Task { try await self.watch() }
+        let stopped = state.withLock { s in
+            s.work = work
+            return s.stopped
+        }
+        if stopped { work.cancel() }
+        try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            work.cancel()
+        }
     }
 
-    /// Closes the link, waits for the reader, and reports stopped.
-    override public func doStop() async {
-        let task = state.withLock { $0.task }
-        task?.cancel()
+    /// Closes the link and ends the retries: `run` returns once its reader has.
+    public func stop() async {
+        let work = state.withLock { s in
+            s.stopped = true
+            return s.work
+        }
+        work?.cancel()
         await connection.close()
-        await task?.value
-        setConnection(.connecting)
-        didStop()
+        _ = await work?.result
+        setStatus(.inactive)
     }
 
-    /// Connects, reads until the link ends, and (with reconnects) tries again until cancelled.
-    private func run() async {
+    private var isStopped: Bool { state.withLock { $0.stopped } || Task.isCancelled }
+
+    private func watch() async throws {
         var first = true
-        while !Task.isCancelled {
+        while !isStopped {
             setConnection(.connecting)
             let reason: String
             do {
@@ -110,21 +131,20 @@ public final class GPSDLocationDataSource: LocationDataSource, @unchecked Sendab
                 state.withLock { $0.statistics.connections += 1 }
                 try await connection.write(Array(GPSDReport.watchCommand.utf8))
                 setConnection(.connected(release: nil))
-                if first { didStartOrFailWithError(nil) }
+                setStatus(.available)
                 first = false
                 try await read(chunks)
                 reason = "gpsd closed the connection"
             } catch {
                 reason = "\(error)"
             }
-            if Task.isCancelled { break }
+            if isStopped { break }
             goGrey()
+            setStatus(.unavailable)
             guard let delay = reconnectDelaySeconds else {
-                let error = first ? GPSDError.unreachable(connection.name, error: reason)
+                await connection.close()
+                throw first ? GPSDError.unreachable(connection.name, error: reason)
                     : GPSDError.lost(connection.name, reason: reason)
-                didStartOrFailWithError(error)  // ignored unless still starting
-                didStop(error: error)           // ignored unless started
-                return
             }
             let retryAt = clock.now() + delay
             state.withLock { $0.statistics.reconnects += 1 }
@@ -134,28 +154,22 @@ public final class GPSDLocationDataSource: LocationDataSource, @unchecked Sendab
             await connection.close()
             guard (try? await clock.sleep(until: retryAt)) != nil else { break }
         }
+        await connection.close()
+        setConnection(.connecting)
+        setStatus(.inactive)
     }
 
-    /// Splits the chunks into lines and handles each.
+    /// Splits the chunks into lines (`LineSplitter`) and handles each.
     private func read(_ chunks: AsyncThrowingStream<[UInt8], any Error>) async throws {
-        var pending: [UInt8] = []
-        var discarding = false
+        var lines = LineSplitter(maximumLineBytes: Self.maximumLineBytes)
         for try await chunk in chunks {
-            pending.append(contentsOf: chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                if discarding {
-                    discarding = false
+            lines.append(chunk)
+            while let line = lines.nextComplete() {
+                if line.tooLong {
+                    countMalformed("a line longer than \(Self.maximumLineBytes) bytes")
                 } else {
-                    var end = newline
-                    if end > 0, pending[end - 1] == 0x0D { end -= 1 }
-                    handle(line: pending[..<end])
+                    handle(line: lines.buffer[line.range])
                 }
-                pending.removeSubrange(...newline)
-            }
-            if pending.count > Self.maximumLineBytes {
-                pending.removeAll(keepingCapacity: true)
-                if !discarding { countMalformed("a line longer than \(Self.maximumLineBytes) bytes") }
-                discarding = true
             }
         }
     }
@@ -178,14 +192,14 @@ public final class GPSDLocationDataSource: LocationDataSource, @unchecked Sendab
                 if tpv.mode.hasFix { s.statistics.fixes += 1 } else { s.statistics.noFix += 1 }
                 return s.fixes.location(for: tpv, now: now)
             }
-            if let location { didUpdate(location) }
+            if let location { update([location]) }
         case .att(let attitude):
             let heading = state.withLock { s -> Double? in
                 let heading = s.fixes.heading(for: attitude, now: now)
                 if heading != nil { s.statistics.headings += 1 }
                 return heading
             }
-            if let heading { didUpdateHeading(heading) }
+            if let heading { headingBroadcast.yield(heading) }
         case .version(let release, _, _):
             setConnection(.connected(release: release))
             logger.info("gpsd", metadata: ["gpsd": "\(connection.name)", "release": "\(release)"])
@@ -201,7 +215,7 @@ public final class GPSDLocationDataSource: LocationDataSource, @unchecked Sendab
         let location = state.withLock { s -> Location? in
             s.fixes.location(for: GPSDTPV(mode: .noFix), now: clock.now())
         }
-        if let location { didUpdate(location) }
+        if let location { update([location]) }
     }
 
     private func countMalformed(_ message: String) {

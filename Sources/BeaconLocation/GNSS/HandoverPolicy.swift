@@ -1,6 +1,6 @@
 import BlueDotCore
 
-/// Chooses between beacon fixes and GNSS fixes for one target: the rule of `HandoverLocationDataSource`, pure so
+/// Chooses between beacon fixes and GNSS fixes for one target: the rule of `HandoverLocationSource`, pure so
 /// that a walk can be replayed through it.
 ///
 /// A fix is usable while it is current (not last known), at most `maxAgeSeconds` old on the clock, and, for
