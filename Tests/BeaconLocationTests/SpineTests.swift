@@ -299,9 +299,10 @@ import Testing
             PacedReplaySource(name: "two", observations: Self.standing(seconds: 4, target: "tag-2"), clock: clock),
         ]
         let source = BeaconLocationSource(
-            inputs: inputs, venue: Self.venue, engineConfiguration: .moving, clock: clock, logger: quietLogger)
+            id: "beacons", inputs: inputs, venue: Self.venue, engineConfiguration: .moving, clock: clock,
+            logger: quietLogger)
         #expect(source.status == .initialising)
-        let running = Task { await source.run() }
+        let running = Task { try await source.run() }
         while source.locations.count < 2 {
             await clock.waitForSleepers(count: 3)  // both inputs and the ticker: nobody lags behind the time
             clock.advance(by: 0.25)
@@ -316,7 +317,7 @@ import Testing
         #expect(each.allSatisfy { $0 >= 4 }, "\(each)")
         #expect(source.runner.statistics.observations == each.reduce(0, +), "both inputs counted")
         source.stop()
-        await running.value
+        try await running.value
         #expect(source.status == .inactive)
     }
 }

@@ -54,8 +54,10 @@ public struct LineSplitter {
             if let line = split() { return line }
             if endOfInput { return nil }
             makeRoom()
-            guard let source else { return nil }
-            if try source.read(into: &buffer, maxCount: chunkSize) == 0 { endOfInput = true }
+            guard var chunks = source else { return nil }
+            let read = try chunks.read(into: &buffer, maxCount: chunkSize)
+            source = chunks
+            if read == 0 { endOfInput = true }
         }
     }
 

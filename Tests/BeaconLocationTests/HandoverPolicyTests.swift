@@ -1,5 +1,5 @@
+import BeaconLocation
 import BlueDotCore
-import LocationDisplay
 import Testing
 
 /// The hand-over rule between beacon fixes and GNSS fixes: first choice, margin, dwell, usability.
