@@ -7,7 +7,7 @@
 //   CBuildInfo  <-  BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator,
 //       JSON text, the venue projection, the one location value `Location`, the build's version)
 //   BlueDotCore  <-  HCI (the wire protocol; its text forms are written by BlueDotCore's JSONWriter)
-//   HCI, CBlueZ, BlueDotCore  <-  HCILinux (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
+//   HCI, CBlueZ, BlueDotCore  <-  SystemIO (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
 //   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
 //   BlueDotCore  <-  Positioning (pure maths: path loss, filters, trilateration, Kalman, engine; no file I/O)
 //   Positioning, BlueDotCore, CYAML, CExpat, CZip  <-  Formats (the interchange formats and their files: venue,
@@ -17,23 +17,23 @@
 //       addresses on libcrypto's AES, who is a device, a beacon or a stranger; BlueZ and ESPresense key imports)
 //   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, the indoor/outdoor hand-over, blue dot,
 //       viewport; no file format, no C library, no bus)
-//   HCI, HCILinux, Scanner, Positioning, Formats, Devices, LocationDisplay, BlueDotCore  <-  BeaconLocation (the spine:
+//   HCI, SystemIO, Scanner, Positioning, Formats, Devices, LocationDisplay, BlueDotCore  <-  BeaconLocation (the spine:
 //       inputs -> one pipeline -> the bus, `LocationSource`, whose observers are the outputs; room changes derived
 //       once; replays through the same pipeline; the sources that play files: location JSONL, GPX; GNSS from gpsd over
-//       HCILinux' TCP stream)
+//       SystemIO' TCP stream)
 //   CMosquitto, BeaconLocation, Devices, Formats, Positioning, BlueDotCore  <-  Site (the one MQTT module: receivers
 //       publish, the solver subscribes; libmosquitto behind a Swift client; the MQTT payloads; Home Assistant)
 //   CSQLite, BeaconLocation, BlueDotCore  <-  History (fixes and room changes in SQLite, queries, GPX)
-//   HCI, HCILinux, Scanner, Positioning, Formats, Devices, LocationDisplay, BeaconLocation, Site, History,
+//   HCI, SystemIO, Scanner, Positioning, Formats, Devices, LocationDisplay, BeaconLocation, Site, History,
 //       BlueDotCore  <-  Gateway (the daemon: inputs, web feed and API as LocationSource observers, metrics, settings)
-//   HCI, HCILinux  <-  ControllerOptions (the controller flags of every scanning command)
+//   HCI, SystemIO  <-  ControllerOptions (the controller flags of every scanning command)
 //   Positioning, Formats, BeaconLocation, BlueDotCore  <-  CalibrationRuns (the calibration runs that the daemon's
 //       replay shares with the tool: survey fits, held-out radius folds through the pipeline; no Foundation)
 //   Positioning, Formats, CalibrationRuns, BlueDotCore  <-  CalibrationKit (survey, fit, plan, accuracy)
 //   CalibrationKit, Positioning, CCairo  <-  CalibrationDrawing (accuracy maps)
 //   bluedot (thin executable) -> Gateway, Site, BeaconLocation, Devices, Formats, Positioning, Scanner, HCI,
-//       HCILinux, ControllerOptions, CalibrationRuns, BlueDotCore
-//   bluedot-calibrate -> CalibrationKit, CalibrationRuns, CalibrationDrawing, Positioning, Formats, HCI, HCILinux,
+//       SystemIO, ControllerOptions, CalibrationRuns, BlueDotCore
+//   bluedot-calibrate -> CalibrationKit, CalibrationRuns, CalibrationDrawing, Positioning, Formats, HCI, SystemIO,
 //       Scanner, ControllerOptions, BlueDotCore
 import PackageDescription
 
@@ -59,7 +59,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "HCI", targets: ["HCI"]),
-        .library(name: "HCILinux", targets: ["HCILinux"]),
+        .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "Scanner", targets: ["Scanner"]),
         .library(name: "BlueDotCore", targets: ["BlueDotCore"]),
         .library(name: "Positioning", targets: ["Positioning"]),
@@ -80,66 +80,91 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, JSON text,
-        // the venue projection.
+        // Pure building blocks every module shares: the clock, lock, broadcast, heap, seeded generator, the venue
+        // projection, the one location value.
         .target(name: "BlueDotCore", dependencies: ["CBuildInfo"], exclude: ["README.md"], swiftSettings: strict),
         // The package version and commit that `Tools/dev package` hands to the build (`--version`).
-        .target(name: "CBuildInfo", cSettings: buildInfo),
+        .target(name: "CBuildInfo", path: "Sources/C/CBuildInfo", cSettings: buildInfo),
+        // Pure: the JSON toolkit, writing (JSONWriter) and reading (a scanner, a tree for small files, line framing,
+        // JSON lines, a string table for ids read millions of times).
+        .target(name: "JSON", exclude: ["README.md"], swiftSettings: strict),
         // Pure: HCI packets, commands, events, AD structures, beacon frames, H4 framing, btsnoop codec.
-        .target(name: "HCI", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
+        .target(name: "HCI", dependencies: ["BlueDotCore", "JSON"], exclude: ["README.md"], swiftSettings: strict),
         // System library: BlueZ's libbluetooth, found through pkg-config.
         .systemLibrary(
             name: "CBlueZ",
+            path: "Sources/C/CBlueZ",
             pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]
         ),
-        // The only module that touches the kernel: raw HCI sockets, TCP, TTY and file transports.
+        // The one module that talks to the operating system: BlueZ's raw HCI socket, TCP, serial lines, btsnoop
+        // files, and every file read (whole, or a chunk at a time).
         .target(
-            name: "HCILinux",
-            dependencies: ["HCI", "CBlueZ", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
+            name: "SystemIO",
+            dependencies: ["HCI", "CBlueZ", "BlueDotCore", "JSON", .product(name: "Logging", package: "swift-log")],
             exclude: ["README.md"],
             swiftSettings: strict
         ),
         // Controller session over any HCITransport: init sequence, deadlines, scanning, reconnects.
         .target(
             name: "Scanner",
-            dependencies: ["HCI", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HCI", "BlueDotCore", "JSON", .product(name: "Logging", package: "swift-log")],
             exclude: ["README.md"],
             swiftSettings: strict
         ),
         // Pure maths: path loss, filters, trilateration, Kalman filter, the streaming engine, evaluation, simulation.
-        .target(name: "Positioning", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: math),
+        .target(name: "Positioning", dependencies: ["BlueDotCore", "JSON"], exclude: ["README.md"], swiftSettings: math),
         // System libraries for the files read once, found through pkg-config: libyaml (ESPresense-companion
         // configurations), expat (GPX) and libzip (zipped IMDF archives).
-        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
-        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
-        // The interchange formats and their files: venue, observation, truth and location JSON(L) readers/writers;
-        // YAML, GPX and zipped IMDF through the C libraries above, each wrapped once.
+        .systemLibrary(name: "CYAML", path: "Sources/C/CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CExpat", path: "Sources/C/CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
+        .systemLibrary(name: "CZip", path: "Sources/C/CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // The interchange formats: venue, observation, truth and location JSON(L) readers/writers; YAML, GPX and
+        // zipped IMDF through the C libraries above, each wrapped once; files read through SystemIO.
         .target(name: "Formats", dependencies: [
-                    "Positioning", "BlueDotCore", "CYAML", "CExpat", "CZip",
+                    "Positioning", "BlueDotCore", "JSON", "SystemIO", "CYAML", "CExpat", "CZip",
                 ],
                 exclude: ["README.md"], swiftSettings: strict),
         // System library: OpenSSL's libcrypto (AES-128 for resolvable private addresses), found through pkg-config;
         // libmosquitto links the same library for mqtts.
-        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CLibCrypto", path: "Sources/C/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]
+        ),
         // The device registry: its file, IRK resolution of private addresses, devices, beacons and strangers; the
         // BlueZ and ESPresense key imports.
         .target(
             name: "Devices",
             dependencies: [
-                "HCI", "Formats", "BlueDotCore", "CLibCrypto", .product(name: "Logging", package: "swift-log"),
+                "HCI", "Formats", "BlueDotCore", "JSON", "SystemIO", "CLibCrypto",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
             swiftSettings: strict
         ),
-        // Pure display engine: Location, data sources, the blue dot's behaviour, the map viewport, tag sources.
+        // Pure display engine (ArcGIS Runtime's): data sources, the blue dot's behaviour, the map viewport.
         .target(name: "LocationDisplay", dependencies: ["BlueDotCore"], exclude: ["README.md"], swiftSettings: strict),
-        // Glue: BeaconLocationDataSource (scanner + positioning engine -> locations) and the location replay source.
+        // The bus (MapsIndoors' location sources): `LocationSource` and its observers, the producers' protocol, room
+        // changes derived once, the rooms' occupancy relay, and the adapter to a `LocationDataSource` at the edge.
+        .target(
+            name: "LocationBus", dependencies: ["BlueDotCore", "LocationDisplay", "Positioning"], exclude: ["README.md"],
+            swiftSettings: strict
+        ),
+        // The spine from Bluetooth: inputs (controller, recording, observation files, simulation) -> one pipeline ->
+        // `BeaconLocationSource`; replays through the same pipeline; the location file's playback.
         .target(
             name: "BeaconLocation",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "BlueDotCore",
+                "HCI", "SystemIO", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "LocationBus",
+                "BlueDotCore", "JSON", .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: strict
+        ),
+        // The system's GNSS: gpsd's protocol and source, the indoor/outdoor hand-over, GPX playback.
+        .target(
+            name: "GNSS",
+            dependencies: [
+                "LocationBus", "LocationDisplay", "Formats", "SystemIO", "Positioning", "BlueDotCore", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
@@ -148,6 +173,7 @@ let package = Package(
         // System library: Eclipse Mosquitto's MQTT client library, found through pkg-config.
         .systemLibrary(
             name: "CMosquitto",
+            path: "Sources/C/CMosquitto",
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
@@ -157,20 +183,34 @@ let package = Package(
         .target(
             name: "Site",
             dependencies: [
-                "CMosquitto", "BeaconLocation", "Devices", "Formats", "Positioning", "BlueDotCore",
+                "CMosquitto", "BeaconLocation", "LocationBus", "Devices", "Formats", "Positioning", "BlueDotCore", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["README.md", "HomeAssistant/README.md"],
+            exclude: ["README.md"],
+            swiftSettings: strict
+        ),
+        // Home Assistant over the site's MQTT: discovery of every target's tracker and sensors, their states, the
+        // ledger of what was announced, the roster of names.
+        .target(
+            name: "HomeAssistant",
+            dependencies: [
+                "Site", "LocationBus", "Devices", "Formats", "Positioning", "BlueDotCore", "JSON",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["README.md"],
             swiftSettings: strict
         ),
         // System library: SQLite 3, found through pkg-config.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/C/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Location history: every fix and room change in an SQLite database (WAL, batched writes on a thread of its
         // own, retention), its queries and GPX export.
         .target(
             name: "History",
             dependencies: [
-                "CSQLite", "BeaconLocation", "BlueDotCore", .product(name: "Logging", package: "swift-log"),
+                "CSQLite", "LocationBus", "BeaconLocation", "BlueDotCore", "JSON",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
             swiftSettings: strict
@@ -179,8 +219,8 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "BeaconLocation",
-                "BlueDotCore", "Site", "History",
+                "HCI", "SystemIO", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "LocationBus",
+                "BeaconLocation", "GNSS", "BlueDotCore", "JSON", "Site", "HomeAssistant", "History",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -195,32 +235,35 @@ let package = Package(
         // The controller options every scanning command shares (--hci, --h4-tcp, --h4-tty, --baud, --user-channel).
         .target(
             name: "ControllerOptions",
-            dependencies: ["HCI", "HCILinux", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["HCI", "SystemIO", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "bluedot",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "BeaconLocation", "Gateway", "ControllerOptions",
-                "BlueDotCore", "Site", "Devices", "CalibrationRuns",
+                "HCI", "SystemIO", "Scanner", "Positioning", "Formats", "BeaconLocation", "Gateway", "ControllerOptions",
+                "BlueDotCore", "JSON", "Site", "Devices", "CalibrationRuns",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "HCITests", dependencies: ["HCI", "BlueDotCore"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "HCILinuxTests", dependencies: ["HCI", "HCILinux", "CBlueZ", "BlueDotCore"], swiftSettings: strict),
+        .testTarget(
+            name: "HCITests", dependencies: ["HCI", "BlueDotCore", "JSON"], resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "SystemIOTests", dependencies: ["HCI", "SystemIO", "CBlueZ", "BlueDotCore"], swiftSettings: strict),
         .testTarget(
             name: "ScannerTests",
-            dependencies: ["HCI", "Scanner", "BlueDotCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HCI", "Scanner", "BlueDotCore", "JSON", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "LocationDisplay", "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "bluedot",
-                "BeaconLocation", "BlueDotCore", "History",
+                "Gateway", "LocationDisplay", "LocationBus", "Positioning", "Formats", "HCI", "SystemIO", "Scanner",
+                "bluedot", "BeaconLocation", "GNSS", "BlueDotCore", "JSON", "History",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -230,21 +273,39 @@ let package = Package(
         .testTarget(name: "DevicesTests", dependencies: ["Devices", "HCI", "Formats"], swiftSettings: strict),
         .testTarget(name: "LocationDisplayTests", dependencies: ["LocationDisplay", "BlueDotCore"], swiftSettings: strict),
         .testTarget(
+            name: "LocationBusTests", dependencies: ["LocationBus", "LocationDisplay", "Positioning", "BlueDotCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "BeaconLocationTests",
             dependencies: [
-                "BeaconLocation", "LocationDisplay", "HCI", "HCILinux", "Scanner", "Positioning", "Formats", "Devices",
-                "BlueDotCore", .product(name: "Logging", package: "swift-log"),
+                "BeaconLocation", "LocationDisplay", "LocationBus", "GNSS", "HCI", "SystemIO", "Scanner", "Positioning",
+                "Formats", "Devices", "BlueDotCore", "JSON", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GNSSTests",
+            dependencies: [
+                "GNSS", "LocationBus", "LocationDisplay", "Formats", "SystemIO", "Positioning", "BlueDotCore", "JSON",
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HistoryTests",
-            dependencies: ["History", "BeaconLocation", "LocationDisplay", "Formats", "BlueDotCore"],
+            dependencies: ["History", "LocationBus", "BeaconLocation", "LocationDisplay", "Formats", "BlueDotCore"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SiteTests",
-            dependencies: ["Site", "Positioning", "Formats", "LocationDisplay", "BlueDotCore"],
+            dependencies: ["Site", "Positioning", "Formats", "LocationDisplay", "BlueDotCore", "JSON"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HomeAssistantTests",
+            dependencies: [
+                "HomeAssistant", "Site", "LocationBus", "Positioning", "Formats", "LocationDisplay", "BlueDotCore", "JSON",
+            ],
             swiftSettings: strict
         ),
         // The MQTT client's threads under load against a real mosquitto (also run under TSan by Tools/tsan).
@@ -258,8 +319,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "HCI", "HCILinux", "Scanner", "bluedot", "Site", "BeaconLocation", "Formats", "Positioning", "LocationDisplay", "BlueDotCore",
-                "Devices",
+                "HCI", "SystemIO", "Scanner", "bluedot", "Site", "HomeAssistant", "BeaconLocation", "LocationBus", "Formats",
+                "Positioning", "LocationDisplay", "BlueDotCore", "JSON", "Devices",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -270,7 +331,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "HCI", "Scanner", "Formats", "Positioning", "Gateway", "LocationDisplay", "Devices", "BeaconLocation",
-                "BlueDotCore",
+                "GNSS", "BlueDotCore", "JSON",
             ],
             path: "Tools/fuzz/FuzzTargets",
             swiftSettings: strict
@@ -281,14 +342,17 @@ let package = Package(
         .executableTarget(
             name: "bluedot-bench",
             dependencies: [
-                "Positioning", "Formats", "HCI", "HCILinux", "Scanner", "LocationDisplay", "BeaconLocation", "BlueDotCore",
-                "Site", "History", "Gateway", "CalibrationRuns", "Devices", .product(name: "Logging", package: "swift-log"),
+                "Positioning", "Formats", "HCI", "SystemIO", "Scanner", "LocationDisplay", "LocationBus", "BeaconLocation",
+                "BlueDotCore", "JSON", "Site", "History", "Gateway", "CalibrationRuns", "Devices",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tools/bluedot-bench",
             swiftSettings: strict
         ),
         .testTarget(
-            name: "PositioningTests", dependencies: ["Positioning", "Formats", "BeaconLocation", "CalibrationRuns", "BlueDotCore"], resources: [.copy("Fixtures")],
+            name: "PositioningTests",
+            dependencies: ["Positioning", "Formats", "BeaconLocation", "CalibrationRuns", "BlueDotCore", "JSON", "SystemIO"],
+            resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         // Calibration: survey sessions, per-anchor fit with flags, Cramér-Rao planner, accuracy check (pure).
@@ -297,12 +361,12 @@ let package = Package(
         // Foundation or ICU in the daemon's binary).
         .target(name: "CalibrationRuns", dependencies: ["Positioning", "Formats", "BeaconLocation", "BlueDotCore"],
                 path: "Calibration/CalibrationRuns", swiftSettings: math),
-        .target(name: "CalibrationKit", dependencies: ["Positioning", "Formats", "CalibrationRuns", "BlueDotCore"],
+        .target(name: "CalibrationKit", dependencies: ["Positioning", "Formats", "CalibrationRuns", "BlueDotCore", "SystemIO"],
                 path: "Calibration/CalibrationKit",
                 swiftSettings: math),
         // System library: Cairo 2-D graphics (PNG, SVG, PDF), found through pkg-config.
         .systemLibrary(
-            name: "CCairo", path: "Calibration/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]
+            name: "CCairo", path: "Sources/C/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]
         ),
         // Draws accuracy maps over the floor plan with Cairo.
         .target(
@@ -313,7 +377,7 @@ let package = Package(
         .executableTarget(
             name: "bluedot-calibrate",
             dependencies: [
-                "CalibrationKit", "CalibrationRuns", "CalibrationDrawing", "Positioning", "Formats", "HCI", "HCILinux",
+                "CalibrationKit", "CalibrationRuns", "CalibrationDrawing", "Positioning", "Formats", "HCI", "SystemIO",
                 "Scanner", "ControllerOptions", "BlueDotCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@ import BeaconLocation
 import BlueDotCore
 import Formats
 import FoundationEssentials
+import JSON
 import Positioning
 
 /// Leave-one-fold-out replays of a survey: each fold is replayed by an engine calibrated on the other folds

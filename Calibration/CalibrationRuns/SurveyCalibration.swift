@@ -1,4 +1,5 @@
 import Formats
+import JSON
 import Positioning
 
 /// Reads survey files and fits the venue's path-loss model on them (`bluedot replay --calibrate`).

@@ -4,6 +4,7 @@ import CalibrationKit
 import Formats
 import Foundation
 import Positioning
+import SystemIO
 
 /// `bluedot-calibrate plan`: the predicted accuracy map of a venue (Cramér-Rao bound), placement suggestions
 /// and the anchor ranking.
@@ -70,7 +71,7 @@ struct PlanCommand: ParsableCommand {
         planner.targetHeightMeters = height
         planner.sensitivityDBm = sensitivity
         if let outline {
-            planner.outline = try FloorOutline(csv: try String(contentsOfFile: outline, encoding: .utf8), file: outline)
+            planner.outline = try FloorOutline(csv: try WholeFile.text(outline), file: outline)
         }
         let area = planner.area(for: site)
         let anchors = PlanAnchor.anchors(of: site, sigmaDB: sigma)

@@ -1,7 +1,7 @@
 import CalibrationKit
 import HCI
-import HCILinux
 import Scanner
+import SystemIO
 
 /// Survey readings from a btsnoop recording: each `record(seconds:)` takes the next window of the recording,
 /// starting at the first sighting not yet taken and lasting `seconds` of the recording's clock. Sightings are

@@ -4,6 +4,7 @@ import Formats
 import Foundation
 import Logging
 import Positioning
+import SystemIO
 
 /// `bluedot-calibrate survey`: guided recording at known points, appended to a survey file.
 struct SurveyCommand: AsyncParsableCommand {
@@ -48,7 +49,7 @@ struct SurveyCommand: AsyncParsableCommand {
     func run() async throws {
         var list = SurveyPointList(points: [])
         if let points {
-            list = try SurveyPointList(text: try String(contentsOfFile: points, encoding: .utf8), file: points)
+            list = try SurveyPointList(text: try WholeFile.text(points), file: points)
         }
         let anchors = try venue.map { Set(try VenueLoader.load(path: $0).anchors.map(\.id)) }
         let session = SurveySession(points: list, seconds: seconds, defaultHeightMeters: height, anchors: anchors)

@@ -1,5 +1,6 @@
 import BlueDotCore
 import HCI
+import LocationBus
 import LocationDisplay
 import Logging
 import Positioning

@@ -1,4 +1,5 @@
 import BlueDotCore
+import LocationBus
 import Logging
 import Positioning
 

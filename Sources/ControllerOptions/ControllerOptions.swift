@@ -1,6 +1,6 @@
 import ArgumentParser
 import HCI
-import HCILinux
+import SystemIO
 
 /// Where the controller is, as every BlueDot command that scans takes it: a BlueZ adapter (`--hci`), an H4 stream
 /// over TCP (`--h4-tcp`), or an H4 serial line (`--h4-tty`, `--baud`). At most one is given; commands that need one

@@ -1,7 +1,9 @@
 import BlueDotCore
-import FoundationEssentials
 import Formats
+import FoundationEssentials
 import HCI
+import JSON
+import SystemIO
 
 /// Reads registry files (`docs/formats.md`, "Devices"): `{"devices": [{"id", "name", "irk", "ibeacon",
 /// "eddystone", "altbeacon", "address", "espresense"}, ...]}`.
@@ -20,10 +22,11 @@ public enum DeviceRegistryFile {
     /// Loads the registry at `path`; errors name the file by its last path component.
     public static func load(path: String) throws(DeviceRegistryError) -> DeviceRegistry {
         let file = path.split(separator: "/").last.map(String.init) ?? path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DeviceRegistryError(file: file, field: "", message: "cannot read \(path)")
+        let data: [UInt8]
+        do { data = try WholeFile.read(path) } catch {
+            throw DeviceRegistryError(file: file, field: "", message: "\(error)")
         }
-        return try parse([UInt8](data), file: file)
+        return try parse(data, file: file)
     }
 
     /// Parses registry JSON; `file` names it in errors.

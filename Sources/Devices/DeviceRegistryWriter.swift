@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 
 /// Writes a registry file (`docs/formats.md`, "Devices"): what the importers print, one device per line, the
 /// fields in the order of the format's example, an identity given once as a string and several as a list.

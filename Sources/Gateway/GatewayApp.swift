@@ -3,8 +3,11 @@ import BlueDotCore
 import Devices
 import Formats
 import FoundationEssentials
+import GNSS
 import History
+import HomeAssistant
 import Hummingbird
+import LocationBus
 import LocationDisplay
 import Logging
 import Positioning

@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 
 /// A Bluetooth device address (BD_ADDR): 48 bits, sent least significant byte first.
 ///

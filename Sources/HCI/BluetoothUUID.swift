@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 
 /// A 128-bit Bluetooth UUID, held in the canonical big-endian order in which it is printed.
 ///

@@ -1,7 +1,7 @@
 /// A link to one HCI controller: a BlueZ raw socket, an H4 byte stream over TCP or a serial line, or a recording.
 ///
 /// Declared here, in the pure module, so that the scanner talks to any controller the same way; the
-/// implementations that touch the kernel live in `HCILinux`, and tests may supply their own.
+/// implementations that touch the kernel live in `SystemIO`, and tests may supply their own.
 public protocol HCITransport: Sendable {
     /// A short name for logs and errors, such as `tcp:127.0.0.1:9000` or `hci0`.
     var name: String { get }

@@ -1,5 +1,6 @@
 import BlueDotCore
 import FoundationEssentials
+import JSON
 
 /// Writes locations as GPX 1.1 (https://www.topografix.com/GPX/1/1/): one track per target, in order of first
 /// appearance, one segment of its fixes in time order, each a `trkpt` with `lat`, `lon` and `time` (UTC, millisecond

@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import LocationBus
 
 /// An observer of the spine's `LocationSource` that writes every location, and every room change the source
 /// derives (a target forgotten while in a room leaves it), to a `HistoryStore`. It only queues: the store's writer

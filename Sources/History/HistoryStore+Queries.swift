@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import LocationBus
 
 /// Where a page of a history query ends: the time and row of its last record. Its text form (`t,row`) is what
 /// clients pass back to get the next page; rows inserted meanwhile never shift a page (keyset paging).

@@ -2,6 +2,7 @@ import BeaconLocation
 import BlueDotCore
 import CSQLite
 import FoundationEssentials
+import LocationBus
 import Logging
 
 /// Every fix and room change in an SQLite database: written in batches on a thread of its own, read by queries

@@ -1,5 +1,6 @@
 import BlueDotCore
 import HCI
+import JSON
 
 extension Sighting {
     /// The sighting as one JSON line (no newline), keys in a fixed order:

@@ -1,5 +1,6 @@
 import BlueDotCore
 import HCI
+import JSON
 
 /// One advertising report entry as the controller delivered it, beacon or not, with its decoded beacon frame.
 ///

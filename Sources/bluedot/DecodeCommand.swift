@@ -2,8 +2,8 @@ import ArgumentParser
 import BlueDotCore
 import FoundationEssentials
 import HCI
-import HCILinux
 import Scanner
+import SystemIO
 
 /// `bluedot decode FILE`: prints the sightings in a btsnoop recording, the same JSON lines `scan` prints.
 struct DecodeCommand: ParsableCommand {

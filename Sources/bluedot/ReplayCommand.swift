@@ -6,6 +6,7 @@ import Devices
 import Formats
 import FoundationEssentials
 import Gateway
+import JSON
 import Logging
 import Positioning
 

@@ -2,12 +2,12 @@ import ArgumentParser
 import BlueDotCore
 import ControllerOptions
 import FoundationEssentials
-import Glibc
 import Gateway
-import HCILinux
+import Glibc
 import Logging
 import Scanner
 import ServiceLifecycle
+import SystemIO
 
 /// `bluedot scan`: scans for LE advertisements and prints one JSON line per advertising report entry.
 struct ScanCommand: AsyncParsableCommand {

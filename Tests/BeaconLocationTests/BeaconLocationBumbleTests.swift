@@ -1,9 +1,9 @@
 import BeaconLocation
 import BlueDotCore
 import Foundation
-import HCILinux
 import LocationDisplay
 import Positioning
+import SystemIO
 import Testing
 
 @Suite("BeaconLocationDataSource over the Bumble virtual controller", .serialized,

@@ -2,11 +2,11 @@ import BeaconLocation
 import BlueDotCore
 import Foundation
 import HCI
-import HCILinux
 import LocationDisplay
 import Logging
 import Positioning
 import Scanner
+import SystemIO
 import Testing
 
 /// A logger that drops everything, for sources whose failures the tests provoke on purpose.

@@ -2,6 +2,7 @@ import BeaconLocation
 import BlueDotCore
 import Formats
 import Foundation
+import JSON
 import LocationDisplay
 import Positioning
 import Testing

@@ -4,6 +4,7 @@ import Devices
 import Formats
 import Foundation
 import HCI
+import JSON
 import LocationDisplay
 import Positioning
 import Scanner

@@ -4,6 +4,7 @@ import Foundation
 import Gateway
 import History
 import Hummingbird
+import LocationBus
 import LocationDisplay
 import Testing
 

@@ -51,7 +51,7 @@ import Testing
         let base = try #require(await gateway.waitForURL(seconds: 30), "no listening line: \(gateway.standardError)")
         let (status, body) = try await GatewayProcess.get(base)
         #expect(status == 200 && body.contains(marker))
-        // Read whole by WholeFileReader: a cast that only held with Foundation loaded once made both 500.
+        // Read whole by SystemIO's WholeFile: a cast that only held with Foundation loaded once made both 500.
         #expect(try await GatewayProcess.get(base + "api/openapi.json").0 == 200)
         #expect(try await GatewayProcess.get(base + "api/venue/plan/0").0 == 200)
         gateway.signal(SIGTERM)

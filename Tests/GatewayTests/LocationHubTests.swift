@@ -1,8 +1,9 @@
 import BeaconLocation
 import BlueDotCore
 import Gateway
-import NIOCore
+import LocationBus
 import LocationDisplay
+import NIOCore
 import Positioning
 import Testing
 

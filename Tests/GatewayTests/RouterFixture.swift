@@ -2,6 +2,7 @@ import BeaconLocation
 import BlueDotCore
 import Foundation
 import Gateway
+import LocationBus
 import LocationDisplay
 import Positioning
 

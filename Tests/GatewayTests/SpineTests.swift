@@ -3,6 +3,7 @@ import BlueDotCore
 import Foundation
 import Gateway
 import Hummingbird
+import LocationBus
 import LocationDisplay
 import Logging
 import Positioning

@@ -1,6 +1,7 @@
 import BeaconLocation
 import BlueDotCore
 import Foundation
+import LocationBus
 import LocationDisplay
 import Testing
 

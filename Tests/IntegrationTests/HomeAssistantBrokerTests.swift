@@ -1,12 +1,14 @@
 import BeaconLocation
 import BlueDotCore
-import Foundation
 import Formats
+import Foundation
+import LocationBus
 import LocationDisplay
 import Logging
 import Positioning
 import Testing
 
+@testable import HomeAssistant
 @testable import Site
 
 /// Home Assistant MQTT discovery through a real mosquitto, seen as Home Assistant sees it (a subscriber to the

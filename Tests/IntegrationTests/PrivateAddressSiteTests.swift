@@ -1,6 +1,7 @@
 import BlueDotCore
-import Foundation
 import Formats
+import Foundation
+import JSON
 import Logging
 import Testing
 

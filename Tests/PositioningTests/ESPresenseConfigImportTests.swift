@@ -171,7 +171,7 @@ import Testing
 
     @Test func unreadableFile() {
         #expect(throws: ESPresenseConfigError(file: "missing.yaml", line: nil, path: "",
-                                              message: "cannot read /nonexistent/missing.yaml")) {
+                                              message: "cannot read /nonexistent/missing.yaml: No such file or directory")) {
             try ESPresenseConfigImport.load(path: "/nonexistent/missing.yaml")
         }
     }

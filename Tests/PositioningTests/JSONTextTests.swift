@@ -1,5 +1,6 @@
 import BlueDotCore
 import Foundation
+import JSON
 import Testing
 
 /// The byte writers of `JSONText` against the plain formulas they replace: the same text for every value.

@@ -1,4 +1,5 @@
 import Formats
+import JSON
 import Testing
 
 /// `LineSplitter`, the one line framing: pulled from a chunk source and pushed in chunks, the same lines.

@@ -1,6 +1,7 @@
 import BlueDotCore
 import Formats
 import Foundation
+import JSON
 import Testing
 @testable import Positioning
 

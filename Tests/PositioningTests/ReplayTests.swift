@@ -2,6 +2,7 @@ import BeaconLocation
 import BlueDotCore
 import Formats
 import Foundation
+import JSON
 import Testing
 @testable import Positioning
 

@@ -1,5 +1,6 @@
 import BlueDotCore
 import HCI
+import JSON
 import Testing
 @testable import Scanner
 

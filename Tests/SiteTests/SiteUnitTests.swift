@@ -1,5 +1,6 @@
 import BlueDotCore
 import Formats
+import JSON
 import Positioning
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import HCI
-import HCILinux
 import Scanner
+import SystemIO
 
 /// `bluedot-bench decode`: how fast a btsnoop recording becomes sightings, and whether memory stays flat.
 ///

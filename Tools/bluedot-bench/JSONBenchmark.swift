@@ -3,6 +3,7 @@ import Formats
 import Foundation
 import Gateway
 import HCI
+import JSON
 import LocationDisplay
 import Positioning
 import Scanner

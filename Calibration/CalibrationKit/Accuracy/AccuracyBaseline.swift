@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// The checked-in accuracy of the engine per test set, and the tolerance a run must stay within.
 ///
@@ -80,7 +81,7 @@ public struct AccuracyBaseline: Sendable, Hashable, Codable {
 
     /// Reads a baseline file.
     public static func load(path: String) throws -> AccuracyBaseline {
-        try JSONDecoder().decode(AccuracyBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        try JSONDecoder().decode(AccuracyBaseline.self, from: Data(try WholeFile.read(path)))
     }
 
     /// Pretty-printed JSON with sorted keys, ending in a newline.

@@ -2,6 +2,7 @@ import CalibrationRuns
 import Formats
 import Foundation
 import Positioning
+import SystemIO
 
 /// `accuracy`: scores each test set held out. The set's surveys are split into folds (`HeldOutCalibration`:
 /// BOUN's tracks, WUT's runs, UJI's surveyed points); each fold is replayed by an engine calibrated on the other
@@ -138,14 +139,14 @@ public final class AccuracyCheck {
     /// The venue file with the rooms and openings of every rooms file that names it.
     private func withRooms(_ path: String) throws -> Venue {
         let extra = try roomsFiles.compactMap { file -> [String: Any]? in
-            let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+            let root = try JSONSerialization.jsonObject(with: Data(try WholeFile.read(file)))
             guard let root = root as? [String: Any], let venue = root["venue"] as? String else {
                 throw AccuracyScenario.LoadError(description: "\(file): expected {\"venue\": ..., \"rooms\": [...]}")
             }
             return path.hasSuffix("/" + venue) ? root : nil
         }
         guard !extra.isEmpty else { return try VenueLoader.load(path: path) }
-        guard var root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        guard var root = try JSONSerialization.jsonObject(with: Data(try WholeFile.read(path)))
             as? [String: Any] else { return try VenueLoader.load(path: path) }
         for key in ["rooms", "openings"] {
             let added = extra.flatMap { $0[key] as? [Any] ?? [] }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 
 /// The test sets of a scenario file (`sets.json` of the shared data folder): venue, observations, truth and the
 /// surveys to calibrate on, per set. Paths are resolved against the scenario file's folder; only sets whose
@@ -31,7 +32,7 @@ public struct AccuracyScenario: Sendable, Hashable {
         let folder = (path as NSString).deletingLastPathComponent
         let root: [String: Any]
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let data = Data(try WholeFile.read(path))
             guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw LoadError(description: "\(path): expected a JSON object")
             }

@@ -1,6 +1,7 @@
 import BlueDotCore
 import Devices
 import Formats
+import JSON
 import Positioning
 
 /// An observation file as an input of the spine, read as fast as the pipeline takes it: `bluedot replay` and the

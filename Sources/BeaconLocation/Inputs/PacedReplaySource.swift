@@ -1,5 +1,6 @@
 import BlueDotCore
 import Formats
+import JSON
 import Positioning
 
 /// Replays observations at their recorded pace (times `speed`), optionally in a loop: held in memory, or streamed

@@ -1,8 +1,8 @@
 import BlueDotCore
 import HCI
-import HCILinux
 import Positioning
 import Scanner
+import SystemIO
 
 /// Observations from packets read passively off a transport, no commands sent: a btsnoop recording replayed at
 /// its recorded pace (times `speed`) on the injected clock, optionally in a loop, or any `HCITransport` whose

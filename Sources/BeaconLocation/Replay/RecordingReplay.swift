@@ -1,8 +1,8 @@
 import BlueDotCore
 import HCI
-import HCILinux
 import Positioning
 import Scanner
+import SystemIO
 
 /// Self-mode replay of a whole btsnoop recording, as fast as it reads (`bluedot replay REC.btsnoop`): every
 /// advertising report entry becomes an observation (`ObservationDecoder`), stamped with its record time, and goes

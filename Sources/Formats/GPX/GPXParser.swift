@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemIO
 
 /// Reads GPX 1.1 (expat, through `XMLReader`): tracks, segments, routes and their points' `lat`, `lon`, `ele` and
 /// `time`. Namespaces and their prefixes (`gpx:`) are resolved; `extensions` and unknown elements are skipped.
@@ -17,9 +18,10 @@ public enum GPXParser {
 
     /// Reads and parses a file.
     public static func parse(path: String) throws(GPXError) -> GPXDocument {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GPXError(file: path, line: nil, message: "cannot read the file")
+        let data: [UInt8]
+        do { data = try WholeFile.read(path) } catch {
+            throw GPXError(file: path, line: nil, message: "cannot read the file: \(error.reason)")
         }
-        return try parse([UInt8](data), file: path)
+        return try parse(data, file: path)
     }
 }

@@ -1,5 +1,7 @@
 import BlueDotCore
+import JSON
 import Positioning
+import SystemIO
 
 /// Reads location JSONL (what `bluedot replay` writes) back into fixes, e.g. for `bluedot evaluate`.
 ///
@@ -9,8 +11,8 @@ import Positioning
 public enum LocationReader {
     /// Reads the location file at `path`.
     public static func read(path: String) throws(JSONLinesError) -> [Location] {
-        let (source, name) = try JSONLines.open(path)
-        return try read(source: source, name: name)
+        let source = try FileChunkSource(path: path)
+        return try read(source: source, name: source.name)
     }
 
     /// Reads location lines from any chunked source; `name` stands for the file in errors.
@@ -61,18 +63,5 @@ public enum LocationReader {
             throw JSONSyntaxError(offset: nil, message: "\(name): missing")
         }
         return fix
-    }
-}
-
-extension JSONScanner {
-    /// Reads a whole number that fits an `Int`.
-    mutating func integer(_ context: String) throws(JSONSyntaxError) -> Int {
-        skipWhitespace()
-        let start = index
-        let x = try number(context)
-        guard x.isFinite, x == x.rounded(), x.magnitude < 1e15 else {
-            throw JSONSyntaxError(offset: start, message: "\(context): expected an integer")
-        }
-        return Int(x)
     }
 }

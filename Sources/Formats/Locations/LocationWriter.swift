@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 import Positioning
 
 /// Writes location-stream lines (`docs/formats.md`, "Location stream") byte-for-byte deterministically.

@@ -1,3 +1,4 @@
+import JSON
 import Positioning
 
 /// Parses one observation or survey line (`docs/formats.md`, "Observation stream") without building a tree.

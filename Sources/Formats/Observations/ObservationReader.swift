@@ -1,5 +1,7 @@
 import FoundationEssentials
+import JSON
 import Positioning
+import SystemIO
 
 /// Streams an observation or survey JSONL file in time order, counting every line it cannot use.
 ///

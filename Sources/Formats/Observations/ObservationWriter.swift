@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 import Positioning
 
 /// Writes observation, survey and truth lines in the datasets' layout, deterministically.

@@ -1,4 +1,6 @@
+import JSON
 import Positioning
+import SystemIO
 
 /// Reads truth JSONL (`{"t", "target", "x", "y", "z"}` per line; `target` defaults to `self`, `z` is optional).
 ///
@@ -7,8 +9,8 @@ import Positioning
 public enum TruthReader {
     /// Reads the truth file at `path`.
     public static func read(path: String) throws(JSONLinesError) -> [TruthPoint] {
-        let (source, name) = try JSONLines.open(path)
-        return try read(source: source, name: name)
+        let source = try FileChunkSource(path: path)
+        return try read(source: source, name: source.name)
     }
 
     /// Reads truth lines from any chunked source; `name` stands for the file in errors.
@@ -35,16 +37,5 @@ public enum TruthReader {
         guard let x else { throw JSONSyntaxError(offset: nil, message: "x: missing") }
         guard let y else { throw JSONSyntaxError(offset: nil, message: "y: missing") }
         return TruthPoint(t: t, target: target ?? Observation.selfTarget, x: x, y: y, z: z)
-    }
-}
-
-extension JSONScanner {
-    /// Reads a number and rejects NaN and infinities.
-    mutating func finiteNumber(_ context: String) throws(JSONSyntaxError) -> Double {
-        skipWhitespace()
-        let start = index
-        let x = try number(context)
-        guard x.isFinite else { throw JSONSyntaxError(offset: start, message: "\(context): expected a finite number") }
-        return x
     }
 }

@@ -1,5 +1,6 @@
 import BlueDotCore
 import FoundationEssentials
+import SystemIO
 
 /// The devices an ESPresense-companion configuration tracks: its `devices` list (`id`, `name`), read for
 /// `bluedot devices import --espresense` (the companion's `src/Models/Config.cs`; the rest of the file is the
@@ -27,10 +28,11 @@ public enum ESPresenseConfigDevices {
     /// Reads the configuration at `path`.
     public static func load(path: String) throws(ESPresenseConfigError) -> [Entry] {
         let file = URL(fileURLWithPath: path).lastPathComponent
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ESPresenseConfigError(file: file, line: nil, path: "", message: "cannot read \(path)")
+        let data: [UInt8]
+        do { data = try WholeFile.read(path) } catch {
+            throw ESPresenseConfigError(file: file, line: nil, path: "", message: "\(error)")
         }
-        return try parse([UInt8](data), file: file)
+        return try parse(data, file: file)
     }
 
     /// The `devices` of a configuration's bytes; `file` names it in errors. An entry without `id` is an error.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Positioning
+import SystemIO
 
 /// Turns an ESPresense-companion configuration (its `config.yaml`) into a BlueDot venue, so that the nodes an
 /// ESPresense user has placed become the anchors of tag mode (`docs/formats.md`, "ESPresense").
@@ -27,10 +28,11 @@ public enum ESPresenseConfigImport {
     /// Reads and converts the configuration at `path`; the venue is named `venueName`, else after the file.
     public static func load(path: String, venueName: String? = nil) throws(ESPresenseConfigError) -> Imported {
         let file = URL(fileURLWithPath: path).lastPathComponent
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ESPresenseConfigError(file: file, line: nil, path: "", message: "cannot read \(path)")
+        let data: [UInt8]
+        do { data = try WholeFile.read(path) } catch {
+            throw ESPresenseConfigError(file: file, line: nil, path: "", message: "\(error)")
         }
-        return try parse([UInt8](data), file: file, venueName: venueName)
+        return try parse(data, file: file, venueName: venueName)
     }
 
     /// Converts configuration text; `file` names it in errors and, without `venueName`, names the venue.

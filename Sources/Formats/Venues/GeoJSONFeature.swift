@@ -1,3 +1,4 @@
+import JSON
 import Positioning
 
 /// One feature of a GeoJSON FeatureCollection (RFC 7946), as the venue importers walk it: its id, its place in the

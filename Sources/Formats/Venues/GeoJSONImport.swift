@@ -1,6 +1,8 @@
 import BlueDotCore
 import FoundationEssentials
+import JSON
 import Positioning
+import SystemIO
 
 /// Turns a GeoJSON FeatureCollection of room outlines (RFC 7946) into a venue's rooms and floors
 /// (`docs/formats.md`, "Importing IMDF and GeoJSON").
@@ -35,10 +37,9 @@ public enum GeoJSONImport {
         -> ImportedVenue
     {
         let file = URL(fileURLWithPath: path).lastPathComponent
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw VenueImportError(file: file, message: "cannot read \(path)")
-        }
-        return try convert([UInt8](data), file: file, venueName: venueName, coordinates: coordinates,
+        let data: [UInt8]
+        do { data = try WholeFile.read(path) } catch { throw VenueImportError(file: file, message: "\(error)") }
+        return try convert(data, file: file, venueName: venueName, coordinates: coordinates,
                            defaultFloor: defaultFloor, origin: origin)
     }
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemIO
 
 /// The files of an IMDF archive (`manifest.json`, `venue.geojson`, `level.geojson`, `unit.geojson`, ...), read
 /// from a folder or from the `.zip` IMDF is distributed as. Only the files the import reads are kept.
@@ -46,10 +47,9 @@ public struct IMDFArchive: Sendable, Hashable {
         for name in fileNames {
             let file = url.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                throw VenueImportError(file: name, message: "cannot read \(file.path)")
+            do { files[name] = try WholeFile.read(file.path) } catch {
+                throw VenueImportError(file: name, message: "\(error)")
             }
-            files[name] = [UInt8](data)
         }
         return IMDFArchive(name: url.lastPathComponent, files: files)
     }
@@ -57,10 +57,9 @@ public struct IMDFArchive: Sendable, Hashable {
     /// The files of a zip archive file.
     private static func zip(_ url: URL) throws(VenueImportError) -> IMDFArchive {
         let zipName = url.lastPathComponent
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw VenueImportError(file: zipName, message: "cannot read \(url.path)")
-        }
-        return try zip(bytes: [UInt8](data), name: zipName)
+        let data: [UInt8]
+        do { data = try WholeFile.read(url.path) } catch { throw VenueImportError(file: zipName, message: "\(error)") }
+        return try zip(bytes: data, name: zipName)
     }
 
     /// The files of a zip archive in memory; `name` names it in errors.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 import Positioning
 
 /// Turns an archive of Apple's Indoor Mapping Data Format (OGC Community Standard 20-094, IMDF 1.0) into a venue:

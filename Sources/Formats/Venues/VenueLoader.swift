@@ -1,5 +1,7 @@
 import FoundationEssentials
+import JSON
 import Positioning
+import SystemIO
 
 /// Reads and validates venue files (`docs/formats.md`, "Venue file").
 ///
@@ -13,10 +15,11 @@ public enum VenueLoader {
     /// Loads the venue file at `path`.
     public static func load(path: String) throws(VenueError) -> Venue {
         let url = URL(fileURLWithPath: path)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw VenueError(file: url.lastPathComponent, path: "", message: "cannot read \(path)")
+        let data: [UInt8]
+        do { data = try WholeFile.read(path) } catch {
+            throw VenueError(file: url.lastPathComponent, path: "", message: "\(error)")
         }
-        return try parse([UInt8](data), file: url.lastPathComponent,
+        return try parse(data, file: url.lastPathComponent,
                          baseDirectory: url.deletingLastPathComponent().path)
     }
 

@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 import Positioning
 
 /// Writes a venue as JSON that `VenueLoader` reads back to an equal venue (e.g. to save a calibrated venue).

@@ -1,5 +1,6 @@
 import BlueDotCore
 import FoundationEssentials
+import SystemIO
 
 /// Reads the `key = value` configuration format: one setting per line, `#` starts a comment, blank lines are
 /// ignored, values may be double-quoted (needed for a `#` or surrounding spaces). Each key is a row of
@@ -46,10 +47,11 @@ public enum ConfigurationFile {
     public static func load(
         path: String, base: GatewayConfiguration = GatewayConfiguration()
     ) throws(ConfigurationError) -> GatewayConfiguration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(location: path, reason: .badValue("cannot read the file"))
+        let data: [UInt8]
+        do { data = try WholeFile.read(path) } catch {
+            throw ConfigurationError(location: path, reason: .badValue("cannot read the file: \(error.reason)"))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw ConfigurationError(location: path, reason: .badValue("not UTF-8 text"))
         }
         return try parse(text, file: path, base: base)

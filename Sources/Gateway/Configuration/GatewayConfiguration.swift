@@ -1,4 +1,5 @@
 import BeaconLocation
+import HomeAssistant
 import Site
 /// Everything `bluedot run` needs: where observations come from, the venue, the mode, the HTTP side.
 ///

@@ -1,4 +1,5 @@
 import BeaconLocation
+import GNSS
 
 extension GatewaySetting {
     /// Every setting, in the order help and `docs/gateway.md` list them. The order is also the order flags are

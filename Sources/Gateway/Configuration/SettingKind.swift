@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 import Site
 
 /// The kind of value a setting takes: how its text is read (with the error a bad text gets), its name in help,

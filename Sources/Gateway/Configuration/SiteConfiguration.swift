@@ -1,8 +1,5 @@
 import Site
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemIO
 
 /// The site settings of `bluedot run` (`docs/site.md`): the receiver role publishes what it hears to a broker
 /// (`publish`), the solver role takes a site's receivers from one (`mqtt`); both name the site and share the
@@ -59,16 +56,9 @@ public struct SiteConfiguration: Sendable, Hashable {
 
     /// The first line of `path`, without its line end.
     static func readPassword(_ path: String) throws(MQTTError) -> String {
-        guard let file = fopen(path, "r") else {
-            throw .unreadableFile(path, String(cString: strerror(errno)))
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        while bytes.count < 4096 {
-            let c = getc(file)
-            if c == EOF || c == 0x0A { break }
-            bytes.append(UInt8(truncatingIfNeeded: c))
-        }
+        let contents: [UInt8]
+        do { contents = try WholeFile.read(path, limit: 1 << 20) } catch { throw .unreadableFile(path, error.reason) }
+        var bytes = Array(contents.prefix { $0 != 0x0A }.prefix(4096))
         if bytes.last == 0x0D { bytes.removeLast() }
         guard !bytes.isEmpty else { throw .unreadableFile(path, "the password file is empty") }
         return String(decoding: bytes, as: UTF8.self)

@@ -1,6 +1,8 @@
 import BeaconLocation
 import BlueDotCore
 import Formats
+import JSON
+import LocationBus
 import Positioning
 
 /// A feed event with its number: what `LocationHub.subscribe()` yields. The number orders events across

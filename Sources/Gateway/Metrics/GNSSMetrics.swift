@@ -1,4 +1,5 @@
 import BeaconLocation
+import GNSS
 import Prometheus
 
 /// gpsd's link and what came over it (`--gpsd`): whether it is connected now, and the source's counts.

@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import LocationBus
 import Positioning
 import Prometheus
 

@@ -1,4 +1,5 @@
 import BlueDotCore
+import HomeAssistant
 import Logging
 import ServiceLifecycle
 import Site

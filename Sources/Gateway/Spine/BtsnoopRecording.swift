@@ -1,10 +1,10 @@
 import BlueDotCore
 import HCI
-import HCILinux
 import Logging
 import Scanner
+import SystemIO
 
-/// `record`: every HCI packet of a live scan written to a btsnoop file (HCILinux's recorder), flushed and
+/// `record`: every HCI packet of a live scan written to a btsnoop file (SystemIO's recorder), flushed and
 /// closed on shutdown. The first write failure is logged; the scan goes on without the recording.
 public final class BtsnoopRecording: HCIPacketRecorder {
     /// The file being written.

@@ -1,5 +1,7 @@
 import BeaconLocation
 import BlueDotCore
+import GNSS
+import LocationBus
 import Logging
 import Positioning
 

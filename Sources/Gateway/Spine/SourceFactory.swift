@@ -3,11 +3,11 @@ import BlueDotCore
 import Devices
 import Formats
 import HCI
-import HCILinux
 import Logging
 import Positioning
 import Scanner
 import Site
+import SystemIO
 
 /// Builds the inputs a configuration names. Files are read here, so a bad file stops start-up with its name and
 /// line; a transport that cannot be opened fails when the scan starts (and is retried).

@@ -3,10 +3,13 @@ import BlueDotCore
 import Formats
 import History
 import Hummingbird
+import JSON
+import LocationBus
 import LocationDisplay
-import Positioning
 import NIOCore
+import Positioning
 import Site
+import SystemIO
 
 /// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, the display engine's
 /// auto-pan settings, current locations, the push feed, rooms with their occupancy, the history, a site's receivers,
@@ -101,7 +104,7 @@ public enum GatewayRouter {
                 guard let text = context.parameters.get("floor"), let level = Int(text), LocationQuery.floors.contains(level)
                 else { return problem(.badRequest, "floor must be an integer, -999 ... 999") }
                 guard let image = d.venue.floors.first(where: { $0.floor == level })?.planImage,
-                    let data = WholeFileReader.read(image)
+                    let data = WholeFile.contents(image, limit: 32 << 20)
                 else { return problem(.notFound, "no plan for floor \(level)") }
                 var headers = HTTPFields()
                 headers[.contentType] = StaticFiles.contentType(image)
@@ -152,7 +155,7 @@ public enum GatewayRouter {
         case .history, .historyGPX, .historyRooms, .historyTargets:
             return HistoryRoutes.handler(route, store: d.history, hasOrigin: d.venue.origin != nil)
         case .openAPI:
-            let document = WholeFileReader.read(GatewayResources.openAPIDocument)
+            let document = WholeFile.contents(GatewayResources.openAPIDocument, limit: 32 << 20)
             return { _, _ in
                 guard let document else {
                     return problem(.internalServerError, GatewayResources.missingMessage)

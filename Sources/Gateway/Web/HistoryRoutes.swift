@@ -1,9 +1,10 @@
 import BeaconLocation
 import BlueDotCore
-import FoundationEssentials
 import Formats
+import FoundationEssentials
 import History
 import Hummingbird
+import JSON
 import Positioning
 
 /// The history's routes (`docs/gateway.md`, "History"):

@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 import Site
 
 /// `GET /api/receivers`: the site's receivers as the solver sees them (`docs/site.md`), for the map and for

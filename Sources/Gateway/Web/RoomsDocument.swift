@@ -1,5 +1,7 @@
 import BeaconLocation
 import BlueDotCore
+import JSON
+import LocationBus
 
 /// The venue's rooms with who is in them (`GET /api/rooms`): `[{"id", "name", "floor", "occupancy", "targets"}]`
 /// in venue order, from the rooms' relaying source (`RoomOccupancySource`, which counts each target in the room

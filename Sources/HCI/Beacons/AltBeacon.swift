@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 
 /// An AltBeacon frame: Manufacturer Specific Data of any company beginning with the beacon code 0xBE 0xAC.
 ///

@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 
 /// One beacon frame found in advertising data: iBeacon, Eddystone-UID/URL/TLM or AltBeacon.
 ///

@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 
 /// An Eddystone-UID frame (frame type 0x00): a 10-byte namespace and a 6-byte instance.
 ///

@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 
 /// An Apple iBeacon frame: Manufacturer Specific Data of Apple (company 0x004C) with beacon type 0x02, length 0x15.
 ///

@@ -1,4 +1,5 @@
 import BlueDotCore
+import JSON
 
 extension EvaluationReport {
     /// Human-readable summary, e.g.

@@ -1,4 +1,5 @@
 import Formats
+import JSON
 
 /// One ESPresense node's report of one device: what the firmware publishes to `<prefix>/devices/<device>/<node>`
 /// (prefix `espresense`; the node is its room name made a slug, `id = slugify(room)` in the firmware's

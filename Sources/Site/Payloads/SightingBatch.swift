@@ -1,5 +1,6 @@
 import BlueDotCore
 import Formats
+import JSON
 import Positioning
 
 /// What one receiver heard in a short while, as it publishes it to `bluedot/<site>/sightings/<receiver>`

@@ -1,6 +1,7 @@
 import BlueDotCore
 import Devices
 import Formats
+import JSON
 import Logging
 import Positioning
 

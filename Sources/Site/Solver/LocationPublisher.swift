@@ -1,6 +1,7 @@
 import BeaconLocation
 import BlueDotCore
 import Formats
+import LocationBus
 import Positioning
 
 /// An observer of the solver's `LocationSource` that publishes every fix to `bluedot/<site>/locations/<target>`,

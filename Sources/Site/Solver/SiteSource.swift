@@ -2,6 +2,7 @@ import BeaconLocation
 import BlueDotCore
 import Devices
 import Formats
+import JSON
 import Logging
 import Positioning
 

@@ -1,6 +1,7 @@
 import Formats
 import Foundation
 import Gateway
+import JSON
 import LocationDisplay
 import Positioning
 

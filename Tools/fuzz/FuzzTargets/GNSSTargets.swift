@@ -1,6 +1,7 @@
 import BeaconLocation
 import BlueDotCore
 import Formats
+import GNSS
 
 /// What gpsd sends: its JSON reports, one per line, as `GPSDLocationSource` reads them.
 enum GNSSTargets {
