@@ -68,7 +68,9 @@ final class BumbleWorld: Sendable {
         }
         struct Ready: Decodable { var ready: Bool; var port: UInt16 }
         guard let line, let ready = try? JSONDecoder().decode(Ready.self, from: line), ready.ready else {
-            if process.isRunning { process.terminate() }
+            // SIGKILL: a world that never got as far as its ready line may not have unblocked SIGTERM yet.
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
             throw Unavailable(description: "world.py did not print its ready line within \(timeoutSeconds) s")
         }
         port = ready.port

@@ -128,13 +128,21 @@ final class GPSPipe: Sendable {
 
     /// Stops gpspipe (if gpsd's going away has not) and returns the lines it printed.
     func stop() -> [String] {
-        process.withLock { process in
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        end()
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: output)
         // gpsd ends its lines with CR LF, one grapheme for `Character`: split the bytes.
         return text.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
     }
+
+    /// SIGTERM unless it has ended; reaps it.
+    private func end() {
+        process.withLock { process in
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    /// A test that throws before `stop()` still ends gpspipe, which does not exit by itself when gpsd goes away.
+    deinit { end() }
 }

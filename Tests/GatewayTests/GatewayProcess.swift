@@ -60,11 +60,16 @@ final class GatewayProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// Still running when the test lets go of it: SIGTERM, and SIGKILL only after 10 s. A browser check ends on
+    /// SIGTERM through its `finally` blocks, which quit chromium and stop what it started; SIGKILL would leave
+    /// chromedriver, chromium, gpsfake and bluedot running without their parent.
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// A new scratch folder.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CBlueZ  // SOCK_STREAM, SOCK_CLOEXEC: without this import the test build with -j 1 found neither
 import Foundation
 import HCI
 import Testing

@@ -64,6 +64,6 @@ final class FeedListener: @unchecked Sendable {
     /// Latencies from the fix's time measured, seconds.
     var fixTimeLatencies: [Double] { lock.withLock { fixTimeSamples } }
 
-    /// Ends curl.
-    func stop() { if process.isRunning { process.terminate() } }
+    /// Ends curl by its pid (`env` execs it) and reaps it.
+    func stop() { process.end(graceSeconds: 2) }
 }

@@ -65,7 +65,7 @@ enum GatewayBenchmark {
         gateway.standardError = logPipe
         gateway.standardOutput = FileHandle.nullDevice
         try gateway.run()
-        defer { if gateway.isRunning { gateway.terminate() } }
+        defer { gateway.end() }
         let base = try waitForURL(logPipe)
         let feed = FeedListener(url: base + "api/feed")
         try feed.start()

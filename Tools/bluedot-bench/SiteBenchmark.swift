@@ -86,7 +86,7 @@ enum SiteBenchmark {
         solver.standardError = logPipe
         solver.standardOutput = FileHandle.nullDevice
         try solver.run()
-        defer { if solver.isRunning { solver.terminate() } }
+        defer { solver.end() }
         let base = try GatewayBenchmark.waitForURL(logPipe)
 
         // The watcher of published locations.

@@ -35,7 +35,7 @@ extension SoakBenchmark {
         try await broker.startAndWait()
         defer { broker.kill() }
         var (world, worldPort) = try await startWorld(o, port: 0, generation: 0, scratch: scratch, environment: environment)
-        defer { world.signal(SIGKILL) }
+        defer { world.end() }
         let recording = scratch.appendingPathComponent("receiver.btsnoop").path
         let receiver = try SoakProcess(
             name: "receiver", executable: o.binary,
@@ -43,14 +43,14 @@ extension SoakBenchmark {
                         "--receiver", receiverID, "--record", recording, "--log-level", "notice"],
             environment: environment, outputPath: scratch.appendingPathComponent("receiver.out").path,
             logPath: scratch.appendingPathComponent("receiver.log").path)
-        defer { receiver.signal(SIGKILL) }
+        defer { receiver.end() }
         let solver = try SoakProcess(
             name: "solver", executable: o.binary,
             arguments: SiteBenchmark.solverArguments(url: broker.url, site: site, venue: venuePath, window: o.window)
                 + o.solverOptions,
             environment: environment, outputPath: scratch.appendingPathComponent("solver.out").path,
             logPath: scratch.appendingPathComponent("solver.log").path)
-        defer { solver.signal(SIGKILL) }
+        defer { solver.end() }
         guard let base = await solver.waitFor(#"http://127\.0\.0\.1:[0-9]+/"#, inLog: true, timeoutSeconds: 120) else {
             throw BenchError("the solver did not start: \(solver.logTail(20).joined(separator: "\n"))")
         }
@@ -208,6 +208,7 @@ extension SoakBenchmark {
             outputPath: scratch.appendingPathComponent("receiver.decoded.jsonl").path,
             logPath: scratch.appendingPathComponent("decode.log").path)
         let ending = await decode.ending(timeoutSeconds: 600) ?? "still running after 600 s"
+        decode.end()
         let output = (try? Data(contentsOf: URL(fileURLWithPath: decode.outputPath))) ?? Data()
         let sightings = output.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         return (ending, sightings, decode.logTail(10))

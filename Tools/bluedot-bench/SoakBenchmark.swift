@@ -114,7 +114,7 @@ enum SoakBenchmark {
               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let ready = (object["port"] as? NSNumber)?.intValue
         else {
-            world.signal(SIGKILL)
+            world.end()
             throw BenchError("the virtual world did not start: \(world.logTail(20).joined(separator: "\n"))")
         }
         return (world, ready)

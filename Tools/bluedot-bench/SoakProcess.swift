@@ -56,6 +56,12 @@ final class SoakProcess {
         if isRunning { kill(pid, signal) }
     }
 
+    /// SIGKILL unless the process has ended, and reaps it: how the soak leaves, on every way out.
+    func end() {
+        signal(SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// How the process ended, after waiting up to `timeoutSeconds`: "exit N" or "signal N"; nil while it runs.
     func ending(timeoutSeconds: Double) async -> String? {
         let deadline = Date().addingTimeInterval(timeoutSeconds)

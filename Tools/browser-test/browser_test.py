@@ -34,6 +34,7 @@ def main() -> int:
 
     from selenium.webdriver.common.by import By
 
+    chromium.stop_on_sigterm()
     try:
         driver = chromium.start(args)
     except Exception as error:  # the browser is missing or cannot start here

@@ -1,5 +1,15 @@
 """Debian's headless chromium through chromium-driver and selenium, as the browser checks start it."""
 import os
+import signal
+import sys
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM ends the check through its `finally` blocks, which quit the browser (chromedriver and chromium) and
+    stop every process the check started: a check stopped by its test does not leave them running. A launcher may
+    hand down a mask blocking signals (Foundation's Process on Linux does): they are unblocked first."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(128 + signal.SIGTERM))
 
 
 def add_arguments(parser) -> None:
@@ -26,6 +36,7 @@ def run_check(args, check) -> int:
     the report as one JSON line; exit status 0 on pass, 1 on failure, 2 when the browser cannot start."""
     import json
 
+    stop_on_sigterm()
     try:
         driver = start(args)
     except Exception as error:  # the browser is missing or cannot start here

@@ -43,8 +43,9 @@ def wait_http(url: str, seconds: float) -> bool:
 
 
 def main() -> int:
-    # A child of the Swift test runner inherits its blocked signals; gpsfake and bluedot need them.
-    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    # A child of the Swift test runner inherits its blocked signals; gpsfake and bluedot need them, and SIGTERM ends
+    # this check through the `finally` below, which stops gpsfake (and with it gpsd) and bluedot.
+    chromium.stop_on_sigterm()
     parser = argparse.ArgumentParser()
     parser.add_argument("--bluedot", required=True)
     parser.add_argument("--log", required=True)
@@ -147,6 +148,7 @@ def main() -> int:
                     process.wait(10)
                 except subprocess.TimeoutExpired:
                     process.kill()
+                    process.wait()
 
 
 if __name__ == "__main__":

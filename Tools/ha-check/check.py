@@ -308,6 +308,9 @@ def log_problems(path: str) -> list[str]:
 
 
 async def scenario(args: argparse.Namespace, work: str) -> None:
+    # SIGTERM (Tools/dev's timeout) cancels the scenario once: its `finally` then stops, by pid, everything it started.
+    task = asyncio.current_task()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: task.cancelling() or task.cancel())
     venue_path = os.path.join(work, "house.venue.json")
     subprocess.run([args.bluedot, "venue", "import", "--espresense", COMPANION, "-o", venue_path], check=True,
                    capture_output=True)
@@ -463,6 +466,11 @@ def main() -> int:
         asyncio.run(scenario(args, work))
         log("every check passed")
         return 0
+    except asyncio.CancelledError:
+        log("FAILED: stopped by SIGTERM (mosquitto, Home Assistant and the solver are stopped)")
+        log(f"logs in {work} (home-assistant.out, config/home-assistant.log, solver.log)")
+        args.keep = True
+        return 128 + signal.SIGTERM
     except (CheckFailed, subprocess.CalledProcessError) as e:
         log(f"FAILED: {e}")
         log(f"logs in {work} (home-assistant.out, config/home-assistant.log, solver.log)")

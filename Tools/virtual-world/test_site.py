@@ -332,8 +332,9 @@ class LiveSiteTests(unittest.TestCase):
                 for thread in threads:
                     thread.join(TIMEOUT_S)
             finally:
-                self.assertEqual(pair.close(), 0)
-                self.assertEqual(alone.close(), 0)
+                # Both are stopped before either status is checked: a failed check must not leave one running.
+                statuses = pair.close(), alone.close()
+                self.assertEqual(statuses, (0, 0))
             with open(truth_path) as file:
                 truth_lines = [json.loads(line) for line in file]
             with open(venue_path) as file:

@@ -30,12 +30,15 @@ class World:
             [sys.executable, os.path.join(HERE, "world.py"), "--config", config, *extra],
             stdout=subprocess.PIPE, text=True,
         )
-        ready, _, _ = select.select([self.process.stdout], [], [], TIMEOUT_S)
-        if not ready:
-            self.close()
-            raise TimeoutError("world.py did not print its ready line")
-        self.info = json.loads(self.process.stdout.readline())
-        self.client = H4Client("127.0.0.1", self.info["port"], TIMEOUT_S)
+        try:
+            ready, _, _ = select.select([self.process.stdout], [], [], TIMEOUT_S)
+            if not ready:
+                raise TimeoutError("world.py did not print its ready line")
+            self.info = json.loads(self.process.stdout.readline())
+            self.client = H4Client("127.0.0.1", self.info["port"], TIMEOUT_S)
+        except BaseException:
+            self.close()  # a world that never became usable is stopped here: no caller will close it
+            raise
 
     def send(self, packet: bytes) -> None:
         self.client.send(packet)

@@ -97,4 +97,6 @@ ls -l /var/lib/bluedot/solver-home >"$out/solver.state" 2>&1
 systemctl stop bluedot-solver@home
 systemctl show -p Result -p ExecMainStatus bluedot-solver@home >"$out/solver.stopped"
 journalctl -u bluedot-solver@home --no-pager -o cat >"$out/solver.journal" 2>&1
+# The virtual world this script started, stopped by it (not left to the power-off).
+systemctl stop bluedot-world
 echo "done at $(uptime_s) s"
