@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CBlueZ
 import Foundation
 import HCI
 import Testing
