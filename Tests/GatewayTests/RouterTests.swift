@@ -198,6 +198,15 @@ import Testing
                     #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
                 }
             }
+            try await client.execute(uri: "/app.js", method: .get, headers: [.range: "bytes=2-5"]) { response in
+                #expect(response.status == .partialContent)
+                #expect(String(buffer: response.body) == "nsol")
+                #expect(response.headers[.contentRange] == "bytes 2-5/14")
+            }
+            try await client.execute(uri: "/app.js", method: .get, headers: [.range: "bytes=10-"]) { response in
+                #expect(response.status == .partialContent)
+                #expect(String(buffer: response.body) == "g(1)")
+            }
             let length = try await client.execute(uri: "/app.js", method: .get) { $0.headers[.contentLength] }
             try await client.execute(uri: "/app.js", method: .head) { response in
                 #expect(response.status == .ok)

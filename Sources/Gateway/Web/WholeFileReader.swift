@@ -1,7 +1,7 @@
 import Glibc
 
-/// Reads a file the gateway serves whole (a floor plan the venue names, the OpenAPI document): a regular file, at
-/// most 32 MiB; nil for anything else or when it cannot be read.
+/// Reads a file the gateway serves whole (a floor plan the venue names, the OpenAPI document, the page's and
+/// Leaflet's files): a regular file, at most 32 MiB; nil for anything else or when it cannot be read.
 ///
 /// POSIX calls rather than `FileManager.attributesOfItem`: FoundationEssentials gives the size as a `UInt64`
 /// where Foundation gave an `NSNumber`, and a cast that held with Foundation loaded failed without it.
