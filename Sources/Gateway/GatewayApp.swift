@@ -118,7 +118,8 @@ public struct GatewayApp: Sendable {
         let webRoot = configuration.webRoot ?? defaultWebRoot ?? GatewayResources.webRoot
         dependencies = GatewayRouter.Dependencies(
             hub: hub, metrics: metrics, venue: venue,
-            files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath), token: configuration.token,
+            files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath, logger: logger),
+            token: configuration.token,
             sourceName: (first.map(\.name) + (gnss.map { ["gpsd:\($0.connection.name)"] } ?? []))
                 .joined(separator: " + "),
             source: spine.source, clock: clock, site: site,

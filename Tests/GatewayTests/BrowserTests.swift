@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// The real-browser check: `bluedot demo` on a free port, Debian's chromium driven by selenium
-/// (Tools/browser-test/browser_test.py) loads the page and the self dot's marker moves over a few seconds; in
-/// navigation the map turns by the display engine's navigation rotation and back to 0 after a drag.
+/// (Tools/browser-test/browser_test.py) loads the page, fitted to the venue before any fix, and the self dot's
+/// marker moves over a few seconds; the info panel's source reads `beacons`; in navigation the map turns by the
+/// display engine's navigation rotation and back to 0 after a drag; no request, the icon's included, is a 404.
 /// The screenshots stay in `.build/screenshots/demo.png` and `.build/screenshots/navigation.png`. Skipped when Python, selenium or chromium are missing,
 /// failed instead with BLUEDOT_REQUIRE_INTEGRATION=1.
 extension GatewayProcessTests {
@@ -43,6 +44,19 @@ extension GatewayProcessTests {
             #expect(object?["tagLabels"] as? [String] == ["e78f135624ce"])
             #expect(object?["floors"] as? [String] == ["Lab floor", "Gallery"])
             #expect(FileManager.default.fileExists(atPath: screenshot))
+            // At load, before any fix (the feed blocked), the view holds the venue's whole extent and is fitted to
+            // it; the first fixes keep that zoom.
+            let fit = object?["venueFit"] as? [String: Any]
+            #expect(fit?["ok"] as? Bool == true, "\(fit ?? [:])")
+            #expect(fit?["contains"] as? Bool == true)
+            #expect((fit?["fill"] as? Double ?? 0) >= 0.8)
+            #expect(fit?["eventsAtLoad"] as? Int == 0)
+            #expect(fit?["zoomAfterFixes"] as? Double == fit?["zoom"] as? Double)
+            #expect(object?["source"] as? String == "beacons")
+            let favicon = object?["favicon"] as? [String: Any]
+            #expect(favicon?["ok"] as? Bool == true, "\(favicon ?? [:])")
+            #expect((favicon?["console404"] as? [Any])?.isEmpty == true)
+            #expect((favicon?["network404"] as? [Any])?.isEmpty == true)
             // Navigation: the shown map rotation is minus the engine's navigation rotation (and minus the course
             // arrow's plan direction: the walk points up) within 1 degree once the dot moves; 0 after a drag.
             let turning = object?["navigationRotation"] as? [String: Any]

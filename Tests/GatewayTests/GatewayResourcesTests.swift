@@ -29,6 +29,15 @@ import Testing
         #expect(GatewayResources.missingMessage([empty, "/nowhere"]).contains("in none of: \(empty), /nowhere;"))
     }
 
+    /// The bundled page links its icon, which is beside it (`RouterTests` for how both are served).
+    @Test func thePageLinksItsIcon() throws {
+        let page = GatewayProcess.packageRoot.appendingPathComponent("Sources/Gateway/Page")
+        let html = try String(contentsOf: page.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains(#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#))
+        let svg = try String(contentsOf: page.appendingPathComponent("favicon.svg"), encoding: .utf8)
+        #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg""#))
+    }
+
     /// A `bluedot` installed as the README says (the binary in `bin/`, the files in `share/bluedot/`) serves the
     /// installed page, not the source tree's.
     @Test func anInstalledBinaryServesTheInstalledPage() async throws {
@@ -51,6 +60,10 @@ import Testing
         let base = try #require(await gateway.waitForURL(seconds: 30), "no listening line: \(gateway.standardError)")
         let (status, body) = try await GatewayProcess.get(base)
         #expect(status == 200 && body.contains(marker))
+        // Through Hummingbird's FileMiddleware, whose file reading (NIOFileSystem) no in-process test runs without
+        // Foundation; `/favicon.ico` redirects to the icon.
+        let icon = try await GatewayProcess.get(base + "favicon.ico")
+        #expect(icon.0 == 200 && icon.1.contains("<svg"))
         // Read whole by SystemIO's WholeFile: a cast that only held with Foundation loaded once made both 500.
         #expect(try await GatewayProcess.get(base + "api/openapi.json").0 == 200)
         #expect(try await GatewayProcess.get(base + "api/venue/plan/0").0 == 200)

@@ -4,6 +4,7 @@ import Foundation
 import Gateway
 import LocationBus
 import LocationDisplay
+import Logging
 import Positioning
 
 /// A small world for router tests: a venue with three anchors and a plan, a web root and a fake Leaflet folder
@@ -29,6 +30,9 @@ struct RouterFixture {
         if leaflet {
             try "/* leaflet */".write(to: leafletDirectory.appendingPathComponent("leaflet.js"), atomically: true, encoding: .utf8)
             try "png".write(to: leafletDirectory.appendingPathComponent("images/marker.png"), atomically: true, encoding: .utf8)
+            for (name, text) in [("leaflet.js.map", "{}"), ("leaflet.js.brotli", "br")] {
+                try text.write(to: leafletDirectory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            }
         }
         let plan = directory.appendingPathComponent("plan.svg")
         try "<svg xmlns=\"http://www.w3.org/2000/svg\"/>".write(to: plan, atomically: true, encoding: .utf8)
@@ -44,12 +48,19 @@ struct RouterFixture {
         hub.publish(Location(timestamp: 100, targetID: "tag-7", x: 4, y: 5, floor: 1, horizontalAccuracyMeters: 2, lastKnown: false, anchorCount: 2))
     }
 
+    /// A logger for what the tests do not read (`FileMiddleware`'s folders at info).
+    static let quiet: Logger = {
+        var logger = Logger(label: "bluedot.test")
+        logger.logLevel = .warning
+        return logger
+    }()
+
     func dependencies(token: String? = nil) -> GatewayRouter.Dependencies {
         GatewayRouter.Dependencies(
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(
                 webRoot: directory.appendingPathComponent("web").path,
-                leafletPath: directory.appendingPathComponent("leaflet").path),
+                leafletPath: directory.appendingPathComponent("leaflet").path, logger: Self.quiet),
             token: token, sourceName: "test", source: LocationSource(id: "test", clock: clock), clock: clock)
     }
 }

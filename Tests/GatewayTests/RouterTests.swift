@@ -183,6 +183,36 @@ import Testing
                 #expect($0.status == .ok)
                 #expect($0.headers[.contentType] == "image/png")
             }
+            let types = [
+                "/": "text/html; charset=utf-8", "/index.html": "text/html; charset=utf-8",
+                "/app.js": "text/javascript; charset=utf-8", "/img/logo.svg": "image/svg+xml",
+                "/vendor/leaflet/leaflet.js": "text/javascript; charset=utf-8",
+                "/vendor/leaflet/images/marker.png": "image/png", "/vendor/leaflet/leaflet.js.map": "application/json",
+                "/vendor/leaflet/leaflet.js.brotli": "application/octet-stream",
+            ]
+            for (uri, type) in types {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    #expect(response.headers[.contentType] == type, "\(uri)")
+                    #expect(response.headers[.cacheControl] == "no-cache", "\(uri)")
+                    #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/app.js", method: .get, headers: [.range: "bytes=2-5"]) { response in
+                #expect(response.status == .partialContent)
+                #expect(String(buffer: response.body) == "nsol")
+                #expect(response.headers[.contentRange] == "bytes 2-5/14")
+            }
+            try await client.execute(uri: "/app.js", method: .get, headers: [.range: "bytes=10-"]) { response in
+                #expect(response.status == .partialContent)
+                #expect(String(buffer: response.body) == "g(1)")
+            }
+            let length = try await client.execute(uri: "/app.js", method: .get) { $0.headers[.contentLength] }
+            try await client.execute(uri: "/app.js", method: .head) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentLength] == length && length == "14")
+                #expect(response.body.readableBytes == 0)
+            }
             let refused = [
                 "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt", "/img/../../secret.txt",
                 "/img/%2e%2e/%2e%2e/secret.txt", "/vendor/leaflet/../../secret.txt",
@@ -196,6 +226,65 @@ import Testing
                     #expect(response.status == .notFound, "\(uri)")
                     #expect(!String(buffer: response.body).contains("secret"), "\(uri)")
                 }
+            }
+        }
+    }
+
+    /// A link may point anywhere: what it resolves to must be inside the folder it is served from.
+    @Test func symbolicLinksDoNotLeaveTheirFolder() async throws {
+        let fixture = try RouterFixture()
+        let fm = FileManager.default
+        let secret = fixture.directory.appendingPathComponent("secret.txt").path
+        let web = fixture.directory.appendingPathComponent("web")
+        let leaflet = fixture.directory.appendingPathComponent("leaflet")
+        try fm.createSymbolicLink(atPath: web.appendingPathComponent("secret.txt").path, withDestinationPath: secret)
+        try fm.createSymbolicLink(atPath: web.appendingPathComponent("up").path, withDestinationPath: "..")
+        try fm.createSymbolicLink(atPath: leaflet.appendingPathComponent("images/secret.png").path,
+                                  withDestinationPath: "../../secret.txt")
+        try fm.createSymbolicLink(atPath: leaflet.appendingPathComponent("etc").path, withDestinationPath: "/etc")
+        try fm.createSymbolicLink(atPath: leaflet.appendingPathComponent("leaflet-src.js").path,
+                                  withDestinationPath: "leaflet.js")
+        try await withClient(fixture) { client in
+            for uri in ["/secret.txt", "/up/secret.txt", "/up/leaflet/leaflet.js", "/vendor/leaflet/images/secret.png",
+                        "/vendor/leaflet/etc/passwd", "/vendor/leaflet/etc/hostname"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .notFound, "\(uri)")
+                    #expect(!String(buffer: response.body).contains("secret"), "\(uri)")
+                }
+                try await client.execute(uri: uri, method: .post) { #expect($0.status == .notFound, "POST \(uri)") }
+            }
+            // A link that stays inside is served.
+            try await client.execute(uri: "/vendor/leaflet/leaflet-src.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "/* leaflet */")
+            }
+        }
+        // The folders themselves may be links (Debian's /usr/share/javascript/leaflet may be one).
+        let linked = fixture.directory.appendingPathComponent("leaflet-link").path
+        try fm.createSymbolicLink(atPath: linked, withDestinationPath: leaflet.path)
+        var d = fixture.dependencies()
+        d.files = StaticFiles(webRoot: web.path, leafletPath: linked, logger: RouterFixture.quiet)
+        try await Application(router: GatewayRouter.build(d)).test(.router) { client in
+            try await client.execute(uri: "/vendor/leaflet/leaflet.js", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/vendor/leaflet/images/secret.png", method: .get) {
+                #expect($0.status == .notFound)
+            }
+        }
+    }
+
+    /// The page's icon is `favicon.svg`; a browser that asks for `/favicon.ico` anyway is sent there.
+    @Test func theFaviconIsTheSVGIcon() async throws {
+        let fixture = try RouterFixture()
+        let icon = fixture.directory.appendingPathComponent("web/favicon.svg")
+        try "<svg/>".write(to: icon, atomically: true, encoding: .utf8)
+        try await withClient(fixture) { client in
+            try await client.execute(uri: "/favicon.ico", method: .get) { response in
+                #expect(response.status == .found)
+                #expect(response.headers[.location] == "/favicon.svg")
+            }
+            try await client.execute(uri: "/favicon.svg", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/svg+xml")
             }
         }
     }

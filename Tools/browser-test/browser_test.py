@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Real-browser check of the BlueDot web map, driven by GatewayTests (BrowserTests.swift).
 
-Loads the page of a running gateway in Debian's headless chromium (through chromium-driver and selenium),
-waits for the venue and the feed, checks navigation follow pins the dot (centre, 0.125 of the height up from
-the bottom) and turns the map by the display engine's navigation rotation once the dot moves (the map wrapper's
-shown rotation is minus the engine's `navigationRotation` and minus the course arrow's plan direction, within
-1 degree, so the walk points up; tag labels stay upright), saves a screenshot of navigation, drags the map (which
-must turn follow off and the map back to 0 degrees, so the map stays put), and samples the self dot's marker on the
-screen and on the plan for a few seconds. Passes when all of that holds and the marker moved on the screen and
-the plan position changed; saves a screenshot either way. Prints one JSON line with what it saw; exit 0 on pass,
-1 on failure, 2 when the browser cannot start.
+Loads the page of a running gateway in Debian's headless chromium (through chromium-driver and selenium), first with
+the feed blocked: before any fix the map's view must hold the venue's whole extent (bounds, plans, anchors, rooms,
+from /api/venue) and be fitted to it, and the first fixes must keep that zoom. It waits for the feed, reads the info
+panel's source (`beacons` on the demo), checks navigation follow pins the dot (centre, 0.125 of the height up from the
+bottom) and turns the map by the display engine's navigation rotation once the dot moves (the map wrapper's shown
+rotation is minus the engine's `navigationRotation` and minus the course arrow's plan direction, within 1 degree, so
+the walk points up; tag labels stay upright), saves a screenshot of navigation, drags the map (which must turn follow
+off and the map back to 0 degrees, so the map stays put), and samples the self dot's marker on the screen and on the
+plan for a few seconds. Passes when all of that holds and the marker moved on the screen and the plan position
+changed. Last, the page's icon: its link and `/favicon.ico` answer with the SVG, and neither the console nor the
+network log holds a 404. Saves a screenshot either way. Prints one JSON line with what it saw; exit 0 on pass, 1 on
+failure, 2 when the browser cannot start.
 
     browser_test.py --url http://127.0.0.1:8080/ --screenshot .build/screenshots/demo.png \
         --navigation-screenshot .build/screenshots/navigation.png [--seconds 6]
@@ -19,6 +22,8 @@ import json
 import os
 import sys
 import time
+import urllib.parse
+import urllib.request
 
 import chromium
 
@@ -36,7 +41,7 @@ def main() -> int:
 
     chromium.stop_on_sigterm()
     try:
-        driver = chromium.start(args)
+        driver = chromium.start(args, logs=True)
     except Exception as error:  # the browser is missing or cannot start here
         print(json.dumps({"ok": False, "error": f"cannot start chromium: {error}"}))
         return 2
@@ -44,7 +49,8 @@ def main() -> int:
     report = {"ok": False, "url": args.url}
     try:
         driver.set_page_load_timeout(30)
-        driver.get(args.url)
+        fit = check_fit_at_load(driver, args.url)
+        report["venueFit"] = fit
         deadline = time.time() + 20
         while time.time() < deadline:
             ready = driver.execute_script(
@@ -57,6 +63,10 @@ def main() -> int:
             report["error"] = "no self marker within 20 s"
             report["errorBox"] = driver.find_element(By.ID, "error").text
             return 1
+        # The first fixes keep the view the venue was fitted to (they may pan it, not zoom it).
+        fit["zoomAfterFixes"] = driver.execute_script("return window.bluedot.map.getZoom()")
+        fit["ok"] = fit["ok"] and abs(fit["zoomAfterFixes"] - fit["zoom"]) < 1e-9
+        report["source"] = driver.find_element(By.ID, "info-source").text
         # Navigation follow pins the dot at the centre, 0.125 of the height up from the bottom.
         driver.find_element(By.CSS_SELECTOR, '#follow button[data-mode="navigation"]').click()
         pinned = []
@@ -95,8 +105,10 @@ def main() -> int:
             "status": driver.find_element(By.ID, "status").text,
             "follow": driver.execute_script("return window.bluedot.state.follow"),
         })
+        report["favicon"] = check_favicon(driver)
         pin = report["navigationPin"]
-        report["ok"] = (moved_px >= 3 and moved_m >= 0.2 and report["status"] == "live"
+        report["ok"] = (fit["ok"] and report["source"] == "beacons" and report["favicon"]["ok"]
+                        and moved_px >= 3 and moved_m >= 0.2 and report["status"] == "live"
                         and report["followAfterDrag"] == "off" and turning["ok"]
                         and abs(report["rotationAfterDrag"]) < 0.01
                         and abs(pin[0] - 0.5) < 0.05 and abs(pin[1] - 0.875) < 0.05)
@@ -107,6 +119,84 @@ def main() -> int:
         report["screenshot"] = os.path.abspath(args.screenshot)
         print(json.dumps(report))
         driver.quit()
+
+
+LOADED_JS = """
+const b = window.bluedot;
+if (!b || !b.state.venue || b.state.floor === null) return null;
+const view = b.map.getBounds();
+return {view: [[view.getWest(), view.getSouth()], [view.getEast(), view.getNorth()]], zoom: b.map.getZoom(),
+        events: b.state.events};
+"""
+
+
+def venue_extent(venue: dict) -> list:
+    """Everything a venue document draws, in plan metres, as [[minX, minY], [maxX, maxY]]: its bounds, every floor's
+    plan, the anchors and the rooms' outlines."""
+    points = list(venue["bounds"])
+    for floor in venue["floors"]:
+        points += floor.get("planBounds") or []
+    points += [[anchor["x"], anchor["y"]] for anchor in venue["anchors"]]
+    for room in venue.get("rooms", []):
+        points += room["polygon"]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return [[min(xs), min(ys)], [max(xs), max(ys)]]
+
+
+def check_fit_at_load(driver, url: str) -> dict:
+    """Loads the page with the feed blocked, so that no fix arrives, and reads the map's view once the venue is
+    drawn: it must hold the venue's whole extent (read from /api/venue here, not from the page) and be fitted to it,
+    the extent spanning at least 80% of the view's width or height. Lets the feed through afterwards."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/feed*"]})
+    try:
+        driver.get(url)
+        loaded, deadline = None, time.time() + 20
+        while loaded is None and time.time() < deadline:
+            loaded = driver.execute_script(LOADED_JS)
+            time.sleep(0.1)
+    finally:
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    with urllib.request.urlopen(urllib.parse.urljoin(url, "api/venue"), timeout=10) as response:
+        extent = venue_extent(json.load(response))
+    if loaded is None:
+        return {"ok": False, "error": "the venue was not drawn within 20 s", "extent": extent}
+    (vx0, vy0), (vx1, vy1) = loaded["view"]
+    (ex0, ey0), (ex1, ey1) = extent
+    tolerance = 1e-6
+    contains = (vx0 <= ex0 + tolerance and vy0 <= ey0 + tolerance
+                and vx1 >= ex1 - tolerance and vy1 >= ey1 - tolerance)
+    fill = max((ex1 - ex0) / (vx1 - vx0), (ey1 - ey0) / (vy1 - vy0))
+    return {"ok": contains and fill >= 0.8 and loaded["events"] == 0, "contains": contains,
+            "fill": round(fill, 3), "extent": extent, "view": [[round(v, 3) for v in p] for p in loaded["view"]],
+            "zoom": loaded["zoom"], "eventsAtLoad": loaded["events"]}
+
+
+FETCH_ICONS_JS = """
+const done = arguments[arguments.length - 1];
+const get = (url) => fetch(url).then((r) => ({url, status: r.status, type: r.headers.get('content-type'),
+                                              redirected: r.redirected}));
+const link = document.querySelector('link[rel="icon"]');
+Promise.all([link ? get(link.getAttribute('href')) : null, get('/favicon.ico')])
+  .then(([icon, ico]) => done({icon, ico}), (error) => done({error: String(error)}));
+"""
+
+
+def check_favicon(driver) -> dict:
+    """The page's icon: the `<link rel="icon">` target and `/favicon.ico` (a redirect followed) are the SVG, and no
+    request of the whole run was a 404, in the console or in the network log (chromium's own icon request
+    included)."""
+    fetched = driver.execute_async_script(FETCH_ICONS_JS)
+    console = [entry["message"] for entry in driver.get_log("browser") if "404" in entry["message"]]
+    network = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.responseReceived" and message["params"]["response"]["status"] == 404:
+            network.append(message["params"]["response"]["url"])
+    icons = [fetched.get("icon"), fetched.get("ico")]
+    ok = (all(icon and icon["status"] == 200 and icon["type"] == "image/svg+xml" for icon in icons)
+          and not console and not network)
+    return {"ok": ok, **fetched, "console404": console, "network404": network}
 
 
 def angle(a: float) -> float:

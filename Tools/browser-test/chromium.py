@@ -18,8 +18,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--chromium", default=os.environ.get("BLUEDOT_CHROMIUM", "/usr/bin/chromium"))
 
 
-def start(args):
-    """A headless 1280x800 chromium driven by selenium; raises when the browser cannot start here."""
+def start(args, logs: bool = False):
+    """A headless 1280x800 chromium driven by selenium; raises when the browser cannot start here. With `logs`,
+    chromedriver keeps the console (`driver.get_log("browser")`) and the network events (`"performance"`)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -28,6 +29,8 @@ def start(args):
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--window-size=1280,800", "--no-first-run", "--disable-extensions"):
         options.add_argument(flag)
+    if logs:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     return webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
 
 

@@ -18,8 +18,10 @@
   const NAMES = new Map();
   const nameOf = (id) => NAMES.get(id) || id;
 
+  // The page opens on the whole venue (loadVenue fits it) and the first fixes keep that view: the initial zoom
+  // scale waits until the user switches follow on or picks another target.
   const state = {
-    venue: null, floor: null, follow: 'recenter', followTarget: SELF, pendingInitialZoom: true,
+    venue: null, floor: null, follow: 'recenter', followTarget: SELF, pendingInitialZoom: false,
     targets: new Map(), events: 0, connected: false, reconnects: 0,
   };
   const map = L.map('map', {
@@ -67,8 +69,7 @@
     const venue = await response.json();
     state.venue = venue;
     el('venue-name').textContent = venue.name + (venue.origin ? ' (geographic origin set)' : '');
-    const [[minX, minY], [maxX, maxY]] = venue.bounds;
-    map.fitBounds([[minY, minX], [maxY, maxX]], { padding: [20, 20] });
+    map.fitBounds(venueExtent(venue), { padding: [20, 20] });
     for (const floor of venue.floors) {
       const group = L.layerGroup();
       if (floor.plan) {
@@ -106,6 +107,19 @@
       el('floors').appendChild(button);
     }
     selectFloor(venue.floors.length ? venue.floors[0].floor : 0);
+  }
+
+  // Everything the venue draws, on every floor: its bounds, the plans' bounds, the anchors and the rooms' outlines.
+  function venueExtent(venue) {
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    const add = ([x, y]) => {
+      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    };
+    venue.bounds.forEach(add);
+    for (const floor of venue.floors) (floor.planBounds || []).forEach(add);
+    for (const anchor of venue.anchors) add([anchor.x, anchor.y]);
+    for (const room of venue.rooms || []) room.polygon.forEach(add);
+    return L.latLngBounds(toLatLng(minX, minY), toLatLng(maxX, maxY));
   }
 
   function anchorTip(anchor, where, receiver) {
@@ -276,7 +290,8 @@
     el('info-motion').textContent = f.speed !== undefined
       ? `${f.speed.toFixed(2)} m/s` + (f.course !== undefined ? `, ${f.course.toFixed(0)}°` : '') : '—';
     el('info-anchors').textContent = String(f.anchors);
-    el('info-source').textContent = f.source === 'gnss' ? 'GNSS (gpsd)' : f.source === 'beacons' ? 'beacons' : '—';
+    // Only the hand-over stamps a source; every other fix comes from Bluetooth (beacons, or a site's receivers).
+    el('info-source').textContent = f.source === 'gnss' ? 'GNSS (gpsd)' : 'beacons';
     el('info-heading').textContent = f.heading !== undefined ? `${f.heading.toFixed(0)}°` : '—';
     const room = f.room !== undefined ? roomShapes.get(f.room) : null;
     el('info-room').textContent = f.roomProbability === undefined ? '—'

@@ -3,7 +3,7 @@ import Hummingbird
 /// Every route of the API and the metrics, in one table: the router registers a handler for each
 /// (`GatewayRouter.build`), `RouteTableMiddleware` answers a method a route does not take with 405 and its `Allow`,
 /// and the tests hold the OpenAPI document (`/api/openapi.json`) to exactly these paths. The page and Leaflet are
-/// served beside it by `StaticFileMiddleware`.
+/// served beside it by Hummingbird's `FileMiddleware` (`StaticFiles`).
 package enum GatewayRoute: String, CaseIterable, Sendable {
     case venue = "/api/venue"
     case plan = "/api/venue/plan/{floor}"

@@ -11,7 +11,7 @@ import Positioning
 import Site
 import SystemIO
 
-/// The daemon's HTTP routes: the page and Leaflet (`StaticFileMiddleware`), the venue, the display engine's
+/// The daemon's HTTP routes: the page and Leaflet (`StaticFiles`), the venue, the display engine's
 /// auto-pan settings, current locations, the push feed, rooms with their occupancy, the history, a site's receivers,
 /// health and metrics, behind the bearer token when one is set.
 public enum GatewayRouter {
@@ -73,7 +73,9 @@ public enum GatewayRouter {
         let router = Router(context: GatewayRequestContext.self)
         if let token = d.token { router.add(middleware: BearerAuthMiddleware(token: token)) }
         router.add(middleware: RouteTableMiddleware())
-        router.add(middleware: StaticFileMiddleware(files: d.files))
+        for middleware: any MiddlewareProtocol<Request, Response, GatewayRequestContext> in d.files.middlewares() {
+            router.add(middleware: middleware)
+        }
         for route in GatewayRoute.allCases {
             let get = handler(route, d)
             router.get(route.routerPath, use: get)
@@ -106,8 +108,9 @@ public enum GatewayRouter {
                 guard let image = d.venue.floors.first(where: { $0.floor == level })?.planImage,
                     let data = WholeFile.contents(image, limit: 32 << 20)
                 else { return problem(.notFound, "no plan for floor \(level)") }
+                let type = image.split(separator: ".").last.flatMap { MediaType.getMediaType(forExtension: String($0)) }
                 var headers = HTTPFields()
-                headers[.contentType] = StaticFiles.contentType(image)
+                headers[.contentType] = type?.description ?? "application/octet-stream"
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
             }
         case .display:

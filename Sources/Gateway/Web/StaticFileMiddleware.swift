@@ -1,8 +1,15 @@
 import Hummingbird
 
-/// Serves the page and Leaflet for GET and HEAD requests outside `/api` and `/metrics`; another method on one of
-/// their files is 405 with `Allow: GET, HEAD`, and everything else goes on to the router. A path that is unsafe or
-/// unknown is 404; without Leaflet, `/` is an error page saying what to install.
+/// What Hummingbird's `FileMiddleware` does not do, in front of it, for every path outside `/api` and `/metrics`
+/// (those go on to the route table):
+/// - a path `SafePath` refuses is 404 (`FileMiddleware` answers `..` and a bad escape with 400, and would serve a
+///   hidden file);
+/// - another method than GET or HEAD on a file is 405 with `Allow: GET, HEAD` (`FileMiddleware` hands it to the
+///   router, which has no route there: 404);
+/// - without Leaflet, `/` is an error page saying what to install (503);
+/// - `/favicon.ico` is a redirect to the page's `favicon.svg`;
+/// - every file is `Cache-Control: no-cache` (`FileMiddleware` sets it by media type, so never for a file whose
+///   type it does not know), `X-Content-Type-Options: nosniff` and, without a known type, `application/octet-stream`.
 struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
     let files: StaticFiles
 
@@ -12,28 +19,27 @@ struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
         let path = request.uri.path
         guard !path.hasPrefix("/api/"), path != "/api", path != "/metrics" else { return try await next(request, context) }
         let isPage = path == "/" || path == "/index.html"
-        let file = path.hasPrefix("/vendor/leaflet/") ? files.leafletFile(path) : files.pageFile(path)
+        guard let segments = isPage ? ["index.html"] : SafePath.segments(path, below: "/") else {
+            throw HTTPError(.notFound)
+        }
         guard request.method == .get || request.method == .head else {
-            guard isPage || file != nil else { return try await next(request, context) }
+            let isFile = isPage ? true : await files.serves(segments)
+            guard isFile else { return try await next(request, context) }
             return RouteTableMiddleware<Context>.methodNotAllowed(request.method, allow: "GET, HEAD")
         }
-        if isPage, files.leafletRoot == nil {
-            return Self.respond(status: .serviceUnavailable, Self.missingLeafletPage, type: "text/html; charset=utf-8")
+        if isPage, files.leaflet == nil {
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            return Response(
+                status: .serviceUnavailable, headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: Self.missingLeafletPage)))
         }
-        guard let file else {
-            return Self.respond(status: .notFound, "not found\n", type: "text/plain; charset=utf-8")
-        }
-        var headers = HTTPFields()
-        headers[.contentType] = file.contentType
-        headers[.cacheControl] = "no-cache"
-        headers[.xContentTypeOptions] = "nosniff"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
-    }
-
-    static func respond(status: HTTPResponse.Status, _ text: String, type: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = type
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+        if path == "/favicon.ico" { return .redirect(to: "/favicon.svg", type: .found) }
+        var response = try await next(request, context)
+        response.headers[.cacheControl] = "no-cache"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        if response.headers[.contentType] == nil { response.headers[.contentType] = "application/octet-stream" }
+        return response
     }
 
     static var missingLeafletPage: String {
