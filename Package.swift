@@ -1,40 +1,10 @@
 // swift-tools-version: 6.1
 // BlueDot: an indoor location engine for Bluetooth LE beacons on Linux gateways.
 //
-// Module graph: every edge between our modules (and the C libraries), as the targets below declare them; arrows
-// point one way, and the pure modules import nothing of ours that touches the OS.
-//
-//   CBuildInfo  <-  BlueDotCore (pure building blocks: the clock, a lock, a broadcast, a heap, a seeded generator,
-//       JSON text, the venue projection, the one location value `Location`, the build's version)
-//   BlueDotCore  <-  HCI (the wire protocol; its text forms are written by BlueDotCore's JSONWriter)
-//   HCI, CBlueZ, BlueDotCore  <-  SystemIO (the only kernel-facing module: BlueZ socket, TCP, TTY, files)
-//   HCI, BlueDotCore  <-  Scanner (controller session, sightings; talks to HCITransport only)
-//   BlueDotCore  <-  Positioning (pure maths: path loss, filters, trilateration, Kalman, engine; no file I/O)
-//   Positioning, BlueDotCore, CYAML, CExpat, CZip  <-  Formats (the interchange formats and their files: venue,
-//       observations, locations, venue imports; the files read once through C libraries: YAML by libyaml, GPX by
-//       expat, zipped IMDF by libzip)
-//   HCI, Formats, BlueDotCore, CLibCrypto  <-  Devices (the device registry: its file, IRK resolution of private
-//       addresses on libcrypto's AES, who is a device, a beacon or a stranger; BlueZ and ESPresense key imports)
-//   BlueDotCore  <-  LocationDisplay (pure display engine: data sources, the indoor/outdoor hand-over, blue dot,
-//       viewport; no file format, no C library, no bus)
-//   HCI, SystemIO, Scanner, Positioning, Formats, Devices, LocationDisplay, BlueDotCore  <-  BeaconLocation (the spine:
-//       inputs -> one pipeline -> the bus, `LocationSource`, whose observers are the outputs; room changes derived
-//       once; replays through the same pipeline; the sources that play files: location JSONL, GPX; GNSS from gpsd over
-//       SystemIO' TCP stream)
-//   CMosquitto, BeaconLocation, Devices, Formats, Positioning, BlueDotCore  <-  Site (the one MQTT module: receivers
-//       publish, the solver subscribes; libmosquitto behind a Swift client; the MQTT payloads; Home Assistant)
-//   CSQLite, BeaconLocation, BlueDotCore  <-  History (fixes and room changes in SQLite, queries, GPX)
-//   HCI, SystemIO, Scanner, Positioning, Formats, Devices, LocationDisplay, BeaconLocation, Site, History,
-//       BlueDotCore  <-  Gateway (the daemon: inputs, web feed and API as LocationSource observers, metrics, settings)
-//   HCI, SystemIO  <-  ControllerOptions (the controller flags of every scanning command)
-//   Positioning, Formats, BeaconLocation, BlueDotCore  <-  CalibrationRuns (the calibration runs that the daemon's
-//       replay shares with the tool: survey fits, held-out radius folds through the pipeline; no Foundation)
-//   Positioning, Formats, CalibrationRuns, BlueDotCore  <-  CalibrationKit (survey, fit, plan, accuracy)
-//   CalibrationKit, Positioning, CCairo  <-  CalibrationDrawing (accuracy maps)
-//   bluedot (thin executable) -> Gateway, Site, BeaconLocation, Devices, Formats, Positioning, Scanner, HCI,
-//       SystemIO, ControllerOptions, CalibrationRuns, BlueDotCore
-//   bluedot-calibrate -> CalibrationKit, CalibrationRuns, CalibrationDrawing, Positioning, Formats, HCI, SystemIO,
-//       Scanner, ControllerOptions, BlueDotCore
+// The module graph is the targets below: README.md ("Architecture") draws it from this file
+// (Tools/module-graph/draw.py, checked by Tools/dev test), so it is written down once. Arrows point one way; the pure
+// modules (BlueDotCore, JSON, HCI, Positioning, LocationDisplay) touch no file, socket or C library, and SystemIO is
+// the one module that talks to the operating system.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
