@@ -28,8 +28,6 @@ public final class GPSDLocationSource: LocationSource, LocationProducer, Heading
         var fixes: GPSDFixes
         var statistics = GPSDStatistics()
         var connection: GPSDConnectionState = .connecting
-        var stopped = false
-        var work: Task<Void, any Error>?
     }
 
     /// gpsd's default port.
@@ -44,6 +42,7 @@ public final class GPSDLocationSource: LocationSource, LocationProducer, Heading
     private let state: LockedValue<State>
     private let connectionBroadcast = Broadcast<GPSDConnectionState>()
     private let headingBroadcast = Broadcast<Double>(bufferLimit: 256)
+    private let watching = StoppableWork()
 
     /// Creates a source over `connection`; locations are placed in the venue's frame through `origin`.
     public init(id: String = "gnss", connection: any GPSDConnection, origin: GeographicOrigin?,
@@ -96,32 +95,18 @@ public final class GPSDLocationSource: LocationSource, LocationProducer, Heading
 
     /// Connects, reads until the link ends, and (with reconnects) tries again until `stop()`.
     public func run() async throws {
-        let work = Task { try await self.watch() }
-        let stopped = state.withLock { s in
-            s.work = work
-            return s.stopped
-        }
-        if stopped { work.cancel() }
-        try await withTaskCancellationHandler {
-            try await work.value
-        } onCancel: {
-            work.cancel()
-        }
+        try await watching.run({ try await self.watch() }, onCancel: { self.watching.stop() })
     }
 
-    /// Closes the link and ends the retries: `run` returns once its reader has.
+    /// Closes the link and ends the retries: returns once the reader has.
     public func stop() async {
-        let work = state.withLock { s in
-            s.stopped = true
-            return s.work
-        }
-        work?.cancel()
+        let task = watching.stop()
         await connection.close()
-        _ = await work?.result
+        _ = await task?.result
         setStatus(.inactive)
     }
 
-    private var isStopped: Bool { state.withLock { $0.stopped } || Task.isCancelled }
+    private var isStopped: Bool { watching.isStopped || Task.isCancelled }
 
     private func watch() async throws {
         var first = true

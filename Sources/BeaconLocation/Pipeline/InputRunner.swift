@@ -40,9 +40,7 @@ public final class InputRunner: Sendable {
     }
 
     private struct State {
-        var stopped = false
         var started = false
-        var work: Task<Void, any Error>?
     }
 
     /// The inputs.
@@ -56,6 +54,7 @@ public final class InputRunner: Sendable {
     private let deliver: @Sendable ([Location]) -> Void
     private let tap: (@Sendable (ObservationBatch) -> Void)?
     private let state = LockedValue(State())
+    private let running = StoppableWork()
 
     /// Creates a runner; nothing runs until `run`. `tap` sees each batch before the pipeline does.
     public init(
@@ -80,30 +79,16 @@ public final class InputRunner: Sendable {
     /// Runs until `stop()`, or until every input ended (with `finishWhenInputsEnd`), or an input failed (without
     /// a restart delay: rethrown). `onStarted` is called once, when the first input starts delivering.
     public func run(onStarted: @escaping @Sendable () -> Void = {}) async throws {
-        let work = Task { try await self.work(onStarted: onStarted) }
-        let stopped = state.withLock { s in
-            s.work = work
-            return s.stopped
-        }
-        if stopped { work.cancel() }
-        try await withTaskCancellationHandler {
-            try await work.value
-        } onCancel: {
-            self.stop()
-        }
+        try await running.run({ try await self.work(onStarted: onStarted) }, onCancel: { self.stop() })
     }
 
     /// Stops every input (a scan is disabled, a link closed) and the ticker; safe from any task, more than once.
     public func stop() {
-        let work = state.withLock { s in
-            s.stopped = true
-            return s.work
-        }
+        running.stop()
         for input in inputs { input.stop() }
-        work?.cancel()
     }
 
-    private var isStopped: Bool { state.withLock { $0.stopped } }
+    private var isStopped: Bool { running.isStopped }
 
     private func work(onStarted: @escaping @Sendable () -> Void) async throws {
         // Children report whether they were an input (true) or the ticker (false).
