@@ -239,7 +239,8 @@ public struct HeldOutCalibration: Sendable {
         let pipeline = PositioningPipeline(venue: venue, configuration: configuration)
         var batch = ObservationBatch()
         for s in samples.sorted(by: { $0.t < $1.t }) {
-            batch.append(Arrival(Observation(t: s.t, anchor: s.anchor, target: s.target, rssiDBm: s.rssiDBm), arrivedAt: s.t))
+            let o = Observation(t: s.t, anchor: s.anchor, target: s.target, rssiDBm: s.rssiDBm)
+            batch.append(Arrival(o, arrivedAt: s.t))
         }
         return pipeline.ingest(batch) + pipeline.finish()
     }

@@ -14,8 +14,8 @@ import SystemIO
 /// It sends `?WATCH={"enable":true,"json":true}` and reads one report per line: a TPV with a 2D or 3D fix is a
 /// location (`GPSDFixes`: the fix's own latitude and longitude, gpsd's 95% `eph` as a 68% radius, speed, course),
 /// a TPV without a fix turns the dot grey (the last fix as last known), and an ATT heading (a compass, NMEA HDT,
-/// an IMU) goes to `headings` and onto the following locations while fresh (`heading(at:)`). A line that is no report gpsd documents is
-/// counted and skipped, its error naming the field (`statistics.lastMalformed`).
+/// an IMU) goes to `headings` and onto the following locations while fresh (`heading(at:)`). A line that is no
+/// report gpsd documents is counted and skipped, its error naming the field (`statistics.lastMalformed`).
 ///
 /// Status: `available` while connected, `unavailable` while gpsd cannot be reached, `inactive` once stopped.
 /// Reconnects: with `reconnectDelaySeconds` (a daemon), whenever gpsd is unreachable or goes away (a restart, a

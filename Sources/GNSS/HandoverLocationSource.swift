@@ -32,8 +32,9 @@ public final class HandoverLocationSource: LocationSource, LocationProducer, @un
     private let followers: [Follower]
 
     /// Creates a hand-over between `beacons` and `gnss`, relaying their `targetID`.
-    public init(id: String = Observation.selfTarget, beacons: (any LocationProducer)?, gnss: any LocationProducer & HeadingSource,
-                origin: GeographicOrigin?, targetID: String = Observation.selfTarget,
+    public init(id: String = Observation.selfTarget, beacons: (any LocationProducer)?,
+                gnss: any LocationProducer & HeadingSource, origin: GeographicOrigin?,
+                targetID: String = Observation.selfTarget,
                 settings: HandoverPolicy.Settings = HandoverPolicy.Settings(), deleteAfterSeconds: Double = 60,
                 clock: any BlueDotClock = SystemClock()) {
         self.beacons = beacons

@@ -1,4 +1,5 @@
-/// Something that hands out the bytes of a stream a chunk at a time (a file, `SystemIO`'s `FileChunkSource`, or memory in tests).
+/// Something that hands out the bytes of a stream a chunk at a time (a file, `SystemIO`'s `FileChunkSource`, or
+/// memory in tests).
 public protocol ByteChunkSource {
     /// Appends up to `maxCount` bytes to `buffer` and returns how many were appended; 0 means the end.
     mutating func read(into buffer: inout [UInt8], maxCount: Int) throws(JSONLinesError) -> Int

@@ -18,8 +18,8 @@ public struct JSONSyntaxError: Error, Sendable, Hashable {
     }
 }
 
-/// A forward-only JSON tokenizer over UTF-8 bytes (RFC 8259), used by the line readers here, the venue parser (`Formats`)
-/// and by the site's MQTT payloads (`Site`).
+/// A forward-only JSON tokenizer over UTF-8 bytes (RFC 8259), used by the line readers here, the venue parser
+/// (`Formats`), the site's MQTT payloads (`Site`) and gpsd's reports (`GNSS`).
 ///
 /// It reads one value at a time so that flat JSONL objects parse without building a tree: the caller asks for
 /// keys in turn and reads or skips each value. Numbers also accept `NaN`, `Infinity` and `-Infinity` (written by

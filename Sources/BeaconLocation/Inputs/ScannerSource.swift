@@ -82,7 +82,8 @@ public final class ScannerSource: ObservationSource {
         }
         let state = state
         try await scanner.run(onScanning: started) { sighting in
-            if let o = state.withLock({ $0.mapping.map(sighting) }) { deliver([Arrival(o, arrivedAt: sighting.timestamp)]) }
+            guard let o = state.withLock({ $0.mapping.map(sighting) }) else { return }
+            deliver([Arrival(o, arrivedAt: sighting.timestamp)])
         }
     }
 

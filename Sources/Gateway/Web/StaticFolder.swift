@@ -5,8 +5,8 @@ import SystemIO
 
 /// One folder for Hummingbird's `FileMiddleware`, which no request path can leave: Hummingbird's `LocalFileSystem`
 /// finds the files and their attributes, and this provider resolves each path first (`realpath`: `..` and symbolic
-/// links included) and refuses one that ends outside the folder, which `LocalFileSystem` alone would follow. Folders inside are not
-/// served (404, where `FileMiddleware` would redirect to them); only the folder itself is one, so that
+/// links included) and refuses one that ends outside the folder, which `LocalFileSystem` alone would follow. Folders
+/// inside are not served (404, where `FileMiddleware` would redirect to them); only the folder itself is one, so that
 /// `FileMiddleware` can answer `/` with its `index.html`.
 struct StaticFolder: FileProvider {
     typealias FileAttributes = LocalFileSystem.FileAttributes
@@ -40,8 +40,8 @@ struct StaticFolder: FileProvider {
         return attributes
     }
 
-    /// The file, read whole by `SystemIO`'s `WholeFile` rather than in `LocalFileSystem`'s chunks from NIO's thread pool:
-    /// ThreadSanitizer reports each chunk as a data race between the pool's thread that fills it and the task that
+    /// The file, read whole by `SystemIO`'s `WholeFile` rather than in `LocalFileSystem`'s chunks from NIO's thread
+    /// pool: ThreadSanitizer reports each chunk as a data race between the pool's thread that fills it and the task that
     /// writes the response (`Tools/tsan`, `RouterTests`; docs/gateway.md). The files are small: Leaflet's largest is
     /// 665 kB, under the reader's 32 MiB.
     func loadFile(id: String, context: some RequestContext) async throws -> ResponseBody {
