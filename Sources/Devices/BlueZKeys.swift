@@ -1,6 +1,7 @@
 import BlueDotCore
 import FoundationEssentials
 import HCI
+import SystemIO
 
 /// The devices paired with this Linux machine, as BlueZ keeps them: `<dir>/<adapter>/<device>/info`, one
 /// key file per device (BlueZ's `doc/settings-storage.txt`), read for `bluedot devices import --bluez DIR`.
@@ -84,7 +85,7 @@ public enum BlueZKeys {
                 if name != "cache" { notes.append("\(folder): not a device's folder (its name is no address), skipped") }
                 continue
             }
-            guard let data = fm.contents(atPath: folder + "/info") else {
+            guard let data = WholeFile.contents(folder + "/info") else {
                 notes.append("\(folder): no readable info file, skipped")
                 continue
             }
