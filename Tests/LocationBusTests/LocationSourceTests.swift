@@ -75,7 +75,7 @@ struct LocationSourceTests {
             clock.advance(by: 1)
         }
         await clock.waitForSleepers()
-        let seen = await collect(events, count: 3)
+        let seen: [LocationSourceEvent] = await events.prefix(3).reduce(into: []) { $0.append($1) }
         #expect(seen == [.statusChanged(.initialising), .updated([tag("a", 0, 0)]), .deleted(["a"])])
         expiry.cancel()
     }
@@ -85,7 +85,7 @@ struct LocationSourceTests {
         let source = LocationSource(id: "tags", clock: ManualClock())
         source.setStatus(.available)
         source.update([tag("b", 2, 0), tag("a", 1, 0)])
-        let seen = await collect(source.events, count: 2)
+        let seen: [LocationSourceEvent] = await source.events.prefix(2).reduce(into: []) { $0.append($1) }
         #expect(seen == [.statusChanged(.available), .updated([tag("a", 1, 0), tag("b", 2, 0)])])
     }
 
@@ -237,15 +237,4 @@ struct LocationSourceInPlaceTests {
         #expect(rooms.members == ["kitchen": [], "meeting": []])
         rooms.stop()
     }
-}
-
-/// Collects the first `count` elements of a stream.
-func collect<Element: Sendable>(_ stream: AsyncStream<Element>, count: Int) async -> [Element] {
-    var result: [Element] = []
-    guard count > 0 else { return result }
-    for await value in stream {
-        result.append(value)
-        if result.count == count { break }
-    }
-    return result
 }
