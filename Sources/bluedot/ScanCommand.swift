@@ -89,11 +89,13 @@ struct ScanCommand: AsyncParsableCommand {
         logger.info("starting", metadata: ["transport": "\(link.name)"])
         // SIGTERM and SIGINT through ServiceLifecycle, as for `bluedot run`: a graceful shutdown stops the scan.
         let scan = ScanService(scanner: scanner, output: output, logger: logger)
+        // The scan ending (its duration, a closed stdout, a failure) ends the group as a signal would.
         let group = ServiceGroupConfiguration(
-            services: [.init(service: scan)], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
-            logger: logger)
+            services: [.init(service: scan, successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         do {
             try await ServiceGroup(configuration: group).run()
+            if let failure = scan.failure.value { throw failure }
         } catch {
             logger.info("statistics", metadata: ["summary": "\(scanner.statistics.summary)"])
             StandardError.write("bluedot scan: \(error)")
@@ -104,18 +106,31 @@ struct ScanCommand: AsyncParsableCommand {
 }
 
 /// The scan as a lifecycle service: it prints every sighting until the scanner stops, and a graceful shutdown
-/// (SIGTERM, SIGINT) stops the scanner.
-private struct ScanService: Service {
+/// (SIGTERM, SIGINT) stops the scanner. The scanner's own error is kept in `failure` (the service then ends as if
+/// the scan had), so that the command says it as the scanner put it, not wrapped in the group's.
+private final class ScanService: Service, Sendable {
     let scanner: LEScanner
     let output: LineOutput
     let logger: Logger
+    let failure = LockedValue<(any Error)?>(nil)
+
+    init(scanner: LEScanner, output: LineOutput, logger: Logger) {
+        self.scanner = scanner
+        self.output = output
+        self.logger = logger
+    }
 
     func run() async throws {
-        try await withGracefulShutdownHandler {
-            try await scanner.run { sighting in output.write { sighting.appendJSON(to: &$0) } }
-        } onGracefulShutdown: {
-            logger.notice("stopping")
-            scanner.stop()
+        let (scanner, output, logger) = (scanner, output, logger)
+        do {
+            try await withGracefulShutdownHandler {
+                try await scanner.run { sighting in output.write { sighting.appendJSON(to: &$0) } }
+            } onGracefulShutdown: {
+                logger.notice("stopping")
+                scanner.stop()
+            }
+        } catch {
+            failure.withLock { $0 = error }
         }
     }
 }
