@@ -46,12 +46,13 @@ struct GPSDLocationSourceTests {
         let clock = ManualClock(start: 100)
         let source = GPSDLocationSource(connection: gpsd, origin: GeographicOrigin(latitude: 42.1, longitude: -88.0),
                                         reconnectDelaySeconds: nil, clock: clock)
-        let locations = source.events, states = source.events
+        let locations = source.events, states = source.events, headings = source.headings
         // gpsd went away and reconnects are off: the run ends, naming gpsd and why.
         await #expect(throws: GPSDError.lost("scripted-gpsd", reason: "gpsd closed the connection")) {
             try await source.run()
         }
         let got = await collectLocations(locations, count: 4)
+        #expect(await headings.prefix(1).reduce(into: [Double]()) { $0.append($1) } == [43.31])
         #expect(gpsd.written == [#"?WATCH={"enable":true,"json":true}"# + "\n"])
         #expect(got.map(\.lastKnown) == [false, false, true, true])  // last: the link closed, still grey
         #expect(got.allSatisfy { $0.targetID == "self" })
