@@ -1,4 +1,3 @@
-import Glibc
 import Hummingbird
 import Logging
 import SystemIO
@@ -66,10 +65,7 @@ struct StaticFolder: FileProvider {
         return !attributes.isFolder
     }
 
-    /// The absolute path with every symbolic link, `.` and `..` resolved; nil when it does not exist.
-    static func resolved(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    /// The absolute path with every symbolic link, `.` and `..` resolved; nil when it does not exist
+    /// (`SystemIO`'s `ResolvedPath`).
+    static func resolved(_ path: String) -> String? { ResolvedPath.of(path) }
 }
