@@ -88,11 +88,14 @@ struct ScanCommand: AsyncParsableCommand {
         }
         logger.info("starting", metadata: ["transport": "\(link.name)"])
         // SIGTERM and SIGINT through ServiceLifecycle, as for `bluedot run`: a graceful shutdown stops the scan.
-        let scan = ScanService(scanner: scanner, output: output, logger: logger)
+        let scan = ScanService(scanner: scanner, output: output)
         // The scan ending (its duration, a closed stdout, a failure) ends the group as a signal would.
-        let group = ServiceGroupConfiguration(
+        // The group says which signal stopped the scan (`signal=SIGTERM`), and nothing else of its own.
+        var group = ServiceGroupConfiguration(
             services: [.init(service: scan, successTerminationBehavior: .gracefullyShutdownGroup)],
-            gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+            gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [],
+            logger: Logger(label: "bluedot.scan", factory: SignalNoticeLogHandler.init))
+        group.logging.keys.signalKey = SignalNoticeLogHandler.signalKey
         do {
             try await ServiceGroup(configuration: group).run()
             if let failure = scan.failure.value { throw failure }
@@ -111,22 +114,19 @@ struct ScanCommand: AsyncParsableCommand {
 private final class ScanService: Service, Sendable {
     let scanner: LEScanner
     let output: LineOutput
-    let logger: Logger
     let failure = LockedValue<(any Error)?>(nil)
 
-    init(scanner: LEScanner, output: LineOutput, logger: Logger) {
+    init(scanner: LEScanner, output: LineOutput) {
         self.scanner = scanner
         self.output = output
-        self.logger = logger
     }
 
     func run() async throws {
-        let (scanner, output, logger) = (scanner, output, logger)
+        let (scanner, output) = (scanner, output)
         do {
             try await withGracefulShutdownHandler {
                 try await scanner.run { sighting in output.write { sighting.appendJSON(to: &$0) } }
             } onGracefulShutdown: {
-                logger.notice("stopping")
                 scanner.stop()
             }
         } catch {
