@@ -1,4 +1,4 @@
-/// Why a `BeaconLocationDataSource` could not start or stopped on its own.
+/// Why a `BeaconLocationSource`'s run failed (its data source adapter: why it could not start or stopped).
 public enum BeaconLocationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The venue has no anchors, so nothing can be located.
     case venueHasNoAnchors(venue: String)

@@ -1,4 +1,4 @@
-/// What a `BeaconLocationDataSource` has processed since its last start.
+/// What a `BeaconLocationSource` has processed since it was made (its data source adapter: since its last start).
 public struct BeaconLocationStatistics: Sendable, Hashable {
     /// Advertising report entries decoded into sightings.
     public var sightings = 0
