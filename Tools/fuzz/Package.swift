@@ -8,6 +8,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
 
 let package = Package(
     name: "BlueDotFuzz",
