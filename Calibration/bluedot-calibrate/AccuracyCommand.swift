@@ -36,6 +36,15 @@ struct AccuracyCommand: ParsableCommand {
     @Option(name: .customLong("set"), help: "Only this set (repeatable).")
     var only: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "What the replays know of the survey: held-out (calibrated on the other folds), none (the venue as given), "
+            + "learned (no survey; the engine learns the models from the replay's traffic).",
+        valueName: "use"))
+    var survey: String = AccuracyCheck.SurveyUse.heldOut.rawValue
+
+    @Flag(help: "The engine's radius without the anchors' model uncertainty (as before the prior).")
+    var noModelUncertainty = false
+
     @Flag(help: "Write the current figures as the new baseline instead of comparing.")
     var writeBaseline = false
 
@@ -77,7 +86,11 @@ struct AccuracyCommand: ParsableCommand {
     func run() throws {
         let dataFolder = data ?? (Self.packageRoot as NSString).appendingPathComponent("../shared/data")
         let scenarioPath = scenario ?? (dataFolder as NSString).appendingPathComponent("sets.json")
-        let baselinePath = baseline ?? Self.packageRoot + "/Calibration/accuracy-baseline.json"
+        guard let use = AccuracyCheck.SurveyUse(rawValue: survey) else {
+            throw ValidationError("--survey: expected one of "
+                                  + AccuracyCheck.SurveyUse.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let baselinePath = baseline ?? Self.packageRoot + "/Calibration/" + use.baselineName
         let sets = try AccuracyScenario(path: scenarioPath).sets.filter { only.isEmpty || only.contains($0.name) }
         var stored: AccuracyBaseline?
         if !writeBaseline {
@@ -89,6 +102,8 @@ struct AccuracyCommand: ParsableCommand {
             }
         }
         let check = AccuracyCheck()
+        check.surveyUse = use
+        check.usesModelUncertainty = !noModelUncertainty
         check.roomsFiles = roomsFiles
         check.calibrator.fitsWallLoss = fitWalls
         check.scoresDirectory = scores
@@ -99,8 +114,8 @@ struct AccuracyCommand: ParsableCommand {
             if let particles { c.wallParticles = particles }
             if let temper { c.wallLikelihoodTemper = temper }
         }
-        if let stored, stored.protocolNote != AccuracyCheck.protocolNote {
-            throw ValidationError("baseline was made with \"\(stored.protocolNote)\", this run is \"\(AccuracyCheck.protocolNote)\"")
+        if let stored, stored.protocolNote != use.protocolNote {
+            throw ValidationError("baseline was made with \"\(stored.protocolNote)\", this run is \"\(use.protocolNote)\"")
         }
         var results: [AccuracyBaseline.SetResult] = []
         print("set                         median    p90  cov68 radius   (engine's own: cov68 radius)  scored  folds")
@@ -111,6 +126,10 @@ struct AccuracyCommand: ParsableCommand {
                          set.name.padding(toLength: 26, withPad: " ", startingAt: 0), r.median, r.p90, r.coverage68,
                          r.meanRadius ?? .nan, r.uncalibratedCoverage68 ?? .nan, r.uncalibratedMeanRadius ?? .nan,
                          r.scoredShare, r.folds ?? 0, r.foldKind ?? ""))
+            if let level = r.learnedLevelRMS, let exponent = r.learnedExponentRMS {
+                print(String(format: "  learned against the survey's fit: level %.2f dB rms, exponent %.3f rms, %d updates",
+                             level, exponent, r.learnedUpdates ?? 0))
+            }
             func show(_ parts: [AccuracyCheck.FoldResult], _ label: (Int) -> String) {
                 for f in parts {
                     let name = label(f.number).padding(toLength: 24, withPad: " ", startingAt: 0)
@@ -130,7 +149,7 @@ struct AccuracyCommand: ParsableCommand {
             }
         }
         if writeBaseline {
-            let new = AccuracyBaseline(protocolNote: AccuracyCheck.protocolNote, sets: results)
+            let new = AccuracyBaseline(protocolNote: use.protocolNote, sets: results)
             try new.json().write(toFile: baselinePath, atomically: true, encoding: .utf8)
             print("wrote \(baselinePath)")
             return

@@ -46,6 +46,9 @@ public struct AccuracyBaseline: Sendable, Hashable, Codable {
         public var uncalibratedCoverage68: Double?, uncalibratedMeanRadius: Double?
         /// How many folds the set's fixes came from, and what a fold is (`HeldOutCalibration.FoldKind`).
         public var folds: Int?, foldKind: String?
+        /// With self-calibration: the rms difference between the learned models and the set's survey fit, of the
+        /// level at 4 m (dB) and of the exponent, and how many updates were accepted.
+        public var learnedLevelRMS: Double?, learnedExponentRMS: Double?, learnedUpdates: Int?
 
         /// Creates a result.
         public init(name: String, median: Double, p90: Double, coverage68: Double, scoredShare: Double,

@@ -1,3 +1,4 @@
+import BlueDotCore
 import CalibrationRuns
 import Formats
 import Foundation
@@ -29,11 +30,45 @@ public final class AccuracyCheck {
     /// "openings": [...]}`) whose rooms and openings are added to the venue they name.
     public var roomsFiles: [String] = []
 
+    /// What a replay knows of the set's survey.
+    public enum SurveyUse: String, Sendable, CaseIterable {
+        /// Calibrated on the other folds (the default).
+        case heldOut = "held-out"
+        /// Nothing: the venue as given, the engine's own radius (what a user who never surveys gets).
+        case none
+        /// Nothing, but the engine learns the models from the replay's own traffic (`SelfCalibration`).
+        case learned
+
+        /// The baseline file of this protocol, in `Calibration/`.
+        public var baselineName: String {
+            switch self {
+            case .heldOut: return "accuracy-baseline.json"
+            case .none: return "accuracy-baseline-no-survey.json"
+            case .learned: return "accuracy-baseline-learned.json"
+            }
+        }
+
+        /// The baseline's `protocolNote`.
+        public var protocolNote: String {
+            switch self {
+            case .heldOut: return AccuracyCheck.protocolNote
+            case .none: return "no survey: the venue as given, every set in full"
+            case .learned: return "no survey, self-calibration on the replay's own traffic, every set in full"
+            }
+        }
+    }
+
+    /// What the replays know of the survey.
+    public var surveyUse = SurveyUse.heldOut
+    /// Whether the radius carries the anchors' model uncertainty (`EngineConfiguration.usesModelUncertainty`).
+    public var usesModelUncertainty = true
+
     /// Creates a check.
     public init() {}
 
-    /// Replays and scores one set held out.
+    /// Replays and scores one set.
     public func run(_ set: AccuracyScenario.TestSet) throws -> AccuracyBaseline.SetResult {
+        guard surveyUse == .heldOut else { return try runWithoutSurvey(set) }
         let (heldOut, indices, truth, scoring) = try scored(set)
         let calibrated = indices.flatMap { heldOut.calibratedFixes($0) }.sorted { $0.timestamp < $1.timestamp }
         let raw = indices.flatMap { heldOut.folds[$0].fixes }.sorted { $0.timestamp < $1.timestamp }
@@ -53,6 +88,82 @@ public final class AccuracyCheck {
             truthPoints: report.total, meanRadius: meanRadius(after),
             uncalibratedCoverage68: coverage(before), uncalibratedMeanRadius: meanRadius(before),
             folds: indices.count, foldKind: heldOut.kind.rawValue)
+    }
+
+    /// A set replayed with no survey: the same survey lines the held-out run scores (the set's own file, or all of
+    /// its one file), through an engine on the venue as given, learning or not.
+    func runWithoutSurvey(_ set: AccuracyScenario.TestSet) throws -> AccuracyBaseline.SetResult {
+        let venue = try withRooms(set.venue)
+        let surveys = try SurveyCalibration.readSurveys(set.calibration, knownAnchors: Set(venue.anchors.map(\.id)))
+        let own = Self.ownSurvey(set)
+        let files = surveys.files.filter { $0.file == own }
+        let samples = (files.isEmpty ? surveys.files : files).flatMap(\.samples).sorted { $0.t < $1.t }
+        var configuration = set.isStatic ? EngineConfiguration.stationary : .moving
+        overrides(&configuration)
+        configuration.usesModelUncertainty = usesModelUncertainty
+        if surveyUse == .learned { configuration.selfCalibration = SelfCalibration.Settings() }
+        var engine = PositioningEngine(venue: venue, configuration: configuration)
+        if surveyUse == .learned, !files.isEmpty, let first = samples.first?.t {
+            // A gateway that has been running: the venue's other walks go first (their RSSI only, truth unused),
+            // moved in time to end before this one, each a holdover apart.
+            var end = first - 2 * configuration.holdoverSeconds
+            for other in surveys.files.reversed() where other.file != own && !other.samples.isEmpty {
+                let times = other.samples.map(\.t)
+                let shift = end - times.max()!
+                end = times.min()! + shift - 2 * configuration.holdoverSeconds
+                for o in Self.observations(other.samples, shift: shift) { _ = engine.ingest(o) }
+            }
+            _ = engine.advance(to: first - configuration.holdoverSeconds)
+        }
+        let start = samples.first?.t ?? 0
+        var fixes: [Location] = []
+        for o in Self.observations(samples, shift: 0) { engine.ingest(o, into: &fixes) }
+        engine.finish(into: &fixes)
+        fixes = fixes.filter { $0.timestamp >= start }
+        let truth = try TruthReader.read(path: set.truth)
+        let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
+        let points = Evaluator.score(fixes: fixes, truth: truth, scoring: scoring)
+        let report = EvaluationReport(scoring: scoring, total: truth.count, points: points)
+        let n = Double(max(points.count, 1))
+        var result = AccuracyBaseline.SetResult(
+            name: set.name, median: report.median ?? .infinity, p90: report.p90 ?? .infinity,
+            coverage68: Double(points.filter(\.isCovered).count) / n,
+            scoredShare: report.total > 0 ? Double(report.scored) / Double(report.total) : 0,
+            truthPoints: report.total, meanRadius: points.map(\.fix.horizontalAccuracyMeters).reduce(0, +) / n)
+        if let learned = engine.learnedCalibration {
+            // What was learned against what the set's whole survey fits (in-sample: the best a survey can say).
+            let surveyed = SurveyCalibration.fit(venue: venue, samples: surveys.files.flatMap(\.samples), field: nil)
+            let diff = Self.modelDifference(learned, surveyed.venue)
+            result.learnedLevelRMS = diff.level
+            result.learnedExponentRMS = diff.exponent
+            result.learnedUpdates = learned.counters.accepted
+        }
+        return result
+    }
+
+    /// Samples as observations in time order, moved by `shift` seconds.
+    static func observations(_ samples: [CalibrationSample], shift: Double) -> [Observation] {
+        samples.sorted { $0.t < $1.t }.map {
+            Observation(t: $0.t + shift, anchor: $0.anchor, target: $0.target, rssiDBm: $0.rssiDBm)
+        }
+    }
+
+    /// The rms difference between learned models and a venue's (fitted) models over the anchors the learning
+    /// heard: of the level at 4 m, dB, and of the exponent.
+    public static func modelDifference(_ learned: LearnedCalibration, _ venue: Venue) -> (level: Double, exponent: Double) {
+        let l4 = 10 * log10(ModelUncertainty.referenceDistanceMeters)
+        var byID: [String: PathLossModel] = [:]
+        for a in venue.anchors { byID[a.id] = a.model(default: venue.model) }
+        var sl = 0.0, sn = 0.0, k = 0.0
+        for e in learned.anchors where e.samples > 0 {
+            guard let m = byID[e.id] else { continue }
+            let dl = (e.measuredPowerDBm - e.pathLossExponent * l4) - (m.measuredPowerDBm - m.pathLossExponent * l4)
+            let dn = e.pathLossExponent - m.pathLossExponent
+            sl += dl * dl
+            sn += dn * dn
+            k += 1
+        }
+        return k > 0 ? ((sl / k).squareRoot(), (sn / k).squareRoot()) : (.nan, .nan)
     }
 
     /// One fold of a set scored on its own, with the radius calibrated on the other folds.

@@ -71,6 +71,14 @@ public final class PositioningPipeline: Sendable {
     /// Number of targets the engine is tracking.
     public var liveTargets: Int { state.withLock { $0.engine.liveTargets } }
 
+    /// What the engine's self-calibration learned so far; nil when it is off.
+    public var learnedCalibration: LearnedCalibration? { state.withLock { $0.engine.learnedCalibration } }
+
+    /// Takes up what an earlier run learned (`PositioningEngine.restoreLearnedCalibration`).
+    public func restoreLearnedCalibration(_ learned: LearnedCalibration) throws(LearnedCalibration.Mismatch) {
+        try state.withLock { (s) throws(LearnedCalibration.Mismatch) in try s.engine.restoreLearnedCalibration(learned) }
+    }
+
     /// The engine's counters.
     public var counters: PositioningEngine.Counters { state.withLock { $0.engine.counters } }
 }

@@ -182,12 +182,32 @@ public enum VenueLoader {
     /// One anchor with its optional model overrides.
     static func anchor(_ c: JSONCursor) throws(VenueError) -> Anchor {
         _ = try c.members()
-        return Anchor(id: try c.required("id").string(nonEmpty: true),
-                      x: try c.required("x").number(), y: try c.required("y").number(),
-                      z: try c.optional("z")?.number() ?? 0, floor: try c.optional("floor")?.integer() ?? 0,
-                      measuredPowerDBm: try c.optional("measuredPower")?.number(),
-                      pathLossExponent: try c.optional("pathLossExponent")?.positiveNumber(),
-                      shadowingSigmaDB: try c.optional("shadowingSigma")?.positiveNumber())
+        var anchor = Anchor(id: try c.required("id").string(nonEmpty: true),
+                            x: try c.required("x").number(), y: try c.required("y").number(),
+                            z: try c.optional("z")?.number() ?? 0, floor: try c.optional("floor")?.integer() ?? 0,
+                            measuredPowerDBm: try c.optional("measuredPower")?.number(),
+                            pathLossExponent: try c.optional("pathLossExponent")?.positiveNumber(),
+                            shadowingSigmaDB: try c.optional("shadowingSigma")?.positiveNumber())
+        anchor.calibration = try c.optional("calibration").map(calibration)
+        return anchor
+    }
+
+    /// `{"source": "survey"|"learned", "samples": n, "levelSigma": dB, "exponentSigma": s}`.
+    static func calibration(_ c: JSONCursor) throws(VenueError) -> AnchorCalibration {
+        _ = try c.members()
+        let sourceCursor = try c.required("source")
+        let name = try sourceCursor.string()
+        guard let source = AnchorCalibration.Source(rawValue: name) else {
+            let known = AnchorCalibration.Source.allCases.map(\.rawValue).joined(separator: ", ")
+            throw sourceCursor.error("unknown source \"\(name)\" (known: \(known))")
+        }
+        let samplesCursor = try c.required("samples")
+        let samples = try samplesCursor.integer()
+        guard samples >= 0 else { throw samplesCursor.error("expected 0 or more, got \(samples)") }
+        return AnchorCalibration(
+            source: source, samples: samples,
+            uncertainty: ModelUncertainty(levelSigmaDB: try c.required("levelSigma").number(in: 0...100),
+                                          exponentSigma: try c.required("exponentSigma").number(in: 0...10)))
     }
 
     /// `[[minX, minY], [maxX, maxY]]` with min <= max.

@@ -7,7 +7,7 @@ import Positioning
 /// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds, rooms, openings,
 /// radius, wallLoss (only when fitted); one
 /// anchor, floor, room and opening per line; keys within them in a fixed order (anchors: id, x, y, z, floor,
-/// measuredPower, pathLossExponent, shadowingSigma, the last three only when the anchor overrides them; rooms: id,
+/// measuredPower, pathLossExponent, shadowingSigma, calibration, the last four only when the anchor has them; rooms: id,
 /// name, floor, polygon, holes, name and holes only when present; openings: id, floor, category, line, category
 /// only when present; radius: moving, static, each with probability and bands). `rooms`, `openings` and `radius`
 /// are left out when empty. Numbers use Swift's shortest round-trip
@@ -43,6 +43,10 @@ public enum VenueWriter {
         if let p = a.measuredPowerDBm { s += ", \"measuredPower\": \(num(p))" }
         if let n = a.pathLossExponent { s += ", \"pathLossExponent\": \(num(n))" }
         if let sigma = a.shadowingSigmaDB { s += ", \"shadowingSigma\": \(num(sigma))" }
+        if let c = a.calibration {
+            s += ", \"calibration\": {\"source\": \(JSONText.quoted(c.source.rawValue)), \"samples\": \(c.samples), "
+                + "\"levelSigma\": \(num(c.uncertainty.levelSigmaDB)), \"exponentSigma\": \(num(c.uncertainty.exponentSigma))}"
+        }
         return s + "}"
     }
 

@@ -57,6 +57,8 @@ public struct PathLossCalibrator: Sendable {
                 v.anchors[i].measuredPowerDBm = fit.model.measuredPowerDBm
                 v.anchors[i].pathLossExponent = fit.model.pathLossExponent
                 v.anchors[i].shadowingSigmaDB = fit.model.shadowingSigmaDB
+                v.anchors[i].calibration = AnchorCalibration(source: .survey, samples: fit.samples,
+                                                             uncertainty: fit.uncertainty)
             }
             // A loss belongs to the models it was fitted with: new models without one drop the old.
             v.wallLossDB = wallLossDB
@@ -201,8 +203,30 @@ public struct PathLossCalibrator: Sendable {
             let k = shrinkageSamples, m = Double(rows.count), ss = prior.fit.model.shadowingSigmaDB
             s = max(((m * s * s + k * ss * ss) / (m + k)).squareRoot(), sigmaFloorDB)
         }
-        return PathLossFit(model: PathLossModel(measuredPowerDBm: p0, pathLossExponent: n, shadowingSigmaDB: s),
-                           samples: rows.count, clamped: clamped)
+        var fit = PathLossFit(model: PathLossModel(measuredPowerDBm: p0, pathLossExponent: n, shadowingSigmaDB: s),
+                              samples: rows.count, clamped: clamped)
+        fit.uncertainty = standardErrors(rows, weights: weights, prior: prior, sigma: s)
+        return fit
+    }
+
+    /// The standard errors of a line's level at 4 m and slope: σ² (XᵀWX + prior)⁻¹ in (P₀, n), with the level
+    /// `P₀ − n L₄` (L₄ = 10 log10 4) read off it.
+    private func standardErrors(_ rows: [(L: Double, y: Double)], weights: [Double],
+                                prior: (fit: PathLossFit, information: [Double])?, sigma: Double) -> ModelUncertainty {
+        var a00 = 0.0, a01 = 0.0, a11 = 0.0
+        for (i, r) in rows.enumerated() {
+            a00 += weights[i]; a01 -= weights[i] * r.L; a11 += weights[i] * r.L * r.L
+        }
+        if let prior {
+            a00 += prior.information[0]; a01 -= prior.information[1]; a11 += prior.information[2]
+        }
+        let det = a00 * a11 - a01 * a01
+        guard det > 0 else { return .none }
+        let s2 = sigma * sigma
+        let v00 = s2 * a11 / det, v11 = s2 * a00 / det, v01 = -s2 * a01 / det
+        let l4 = 10 * log10(ModelUncertainty.referenceDistanceMeters)
+        let level = max(v00 + l4 * l4 * v11 - 2 * l4 * v01, 0)
+        return ModelUncertainty(levelSigmaDB: level.squareRoot(), exponentSigma: v11.squareRoot())
     }
 
     static func median(_ values: [Double]) -> Double {

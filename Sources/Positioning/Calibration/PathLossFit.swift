@@ -6,6 +6,9 @@ public struct PathLossFit: Sendable, Hashable {
     public var samples: Int
     /// True when a parameter hit a physical sanity bound and was clamped.
     public var clamped: Bool
+    /// The fit's standard errors: of its level at 4 m and of its exponent (`ModelUncertainty`); zero when not
+    /// computed. They treat the samples as independent, which samples along a walk are not.
+    public var uncertainty = ModelUncertainty.none
 
     /// Creates a fit.
     public init(model: PathLossModel, samples: Int, clamped: Bool) {

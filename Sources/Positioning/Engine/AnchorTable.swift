@@ -2,8 +2,11 @@
 struct AnchorTable: Sendable {
     /// Anchors in venue order.
     let anchors: [Anchor]
-    /// Each anchor's effective model (its overrides over the venue default).
-    let models: [PathLossModel]
+    /// Each anchor's effective model (its overrides over the venue default; what self-calibration learned).
+    var models: [PathLossModel]
+    /// How far each anchor's model may be from the truth (`Anchor.uncertainty(in:)`, then what self-calibration
+    /// learned).
+    var uncertainties: [AnchorUncertainty]
     /// Each anchor's height above the venue datum (floor elevation + z), metres.
     let heights: [Double]
     /// Dense index of each anchor id.
@@ -18,6 +21,7 @@ struct AnchorTable: Sendable {
         anchors = venue.anchors
         fields = venue.anchors.map { field?.layers[$0.id] }
         models = venue.anchors.map { $0.model(default: venue.model) }
+        uncertainties = venue.anchors.map { $0.uncertainty(in: venue) }
         var elevation: [Int: Double] = [:]
         for f in venue.floors { elevation[f.floor] = f.elevationMeters }
         heights = venue.anchors.map { $0.z + (elevation[$0.floor] ?? 0) }

@@ -138,6 +138,13 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// (held out, it helped the walked and robot tracks and hurt the phone scans, `docs/positioning.md`).
     public var usesResidualField: Bool = true
 
+    /// Whether each fix's radius carries the position error its anchors' model errors cause
+    /// (`ModelErrorPropagation`): the prior of an uncalibrated anchor (`UncalibratedPrior`), a survey's standard
+    /// errors, or what self-calibration learned. Off: the radius of the filter alone, as if every model were right.
+    public var usesModelUncertainty: Bool = true
+    /// Learning the anchors' models from ordinary traffic (`SelfCalibration`); nil: off.
+    public var selfCalibration: SelfCalibration.Settings?
+
     /// The defaults: a walking target.
     /// When a target counts as in one of the venue's rooms (`RoomTracker`).
     public var roomHysteresis = RoomHysteresis()

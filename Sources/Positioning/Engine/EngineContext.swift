@@ -1,7 +1,8 @@
 /// What every target's tracker shares: the venue resolved for estimation and the configured solvers.
 struct EngineContext: Sendable {
     let configuration: EngineConfiguration
-    let anchors: AnchorTable
+    /// The anchors: models and uncertainties change as self-calibration learns.
+    var anchors: AnchorTable
     let bounds: Venue.Bounds?
     let solver: PositionSolver
     let trilaterator: Trilaterator
@@ -25,6 +26,9 @@ struct EngineContext: Sendable {
         self.configuration = configuration
         anchors = AnchorTable(venue: venue,
                               field: configuration.usesResidualField ? configuration.residualField : nil)
+        if !configuration.usesModelUncertainty {
+            anchors.uncertainties = anchors.uncertainties.map { _ in .none }
+        }
         bounds = venue.bounds
         let loss = configuration.studentDegreesOfFreedom.map(RobustLoss.studentT) ?? .huber(configuration.huberThreshold)
         solver = PositionSolver(loss: loss, bounds: venue.bounds)

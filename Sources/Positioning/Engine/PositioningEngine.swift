@@ -27,7 +27,9 @@ public struct PositioningEngine: Sendable {
         public init() {}
     }
 
-    let context: EngineContext
+    var context: EngineContext
+    /// Learning the anchors' models, when the configuration asks (`EngineConfiguration.selfCalibration`).
+    public private(set) var selfCalibration: SelfCalibration?
     /// Live trackers by slot; a freed slot is nil until reused.
     private var trackers: [TargetTracker?] = []
     private var freeSlots: [Int] = []
@@ -40,6 +42,41 @@ public struct PositioningEngine: Sendable {
     /// Creates an engine for a venue (calibrated or not) and a configuration.
     public init(venue: Venue, configuration: EngineConfiguration = .moving) {
         context = EngineContext(venue: venue, configuration: configuration)
+        if let settings = configuration.selfCalibration {
+            selfCalibration = SelfCalibration(settings: settings, models: context.anchors.models,
+                                              uncertainties: context.anchors.uncertainties, site: venue.model,
+                                              bounds: venue.bounds)
+        }
+    }
+
+    /// Hands a tick's record to self-calibration, and its models to the engine when they changed.
+    private mutating func learn(from s: Int) {
+        guard selfCalibration != nil, let r = trackers[s]!.record else { return }
+        trackers[s]!.record = nil
+        if selfCalibration!.add(anchors: r.anchors, measurements: r.measurements, x: r.x, y: r.y) {
+            adoptLearnedModels()
+        }
+    }
+
+    /// What self-calibration learned so far, nil when it is off.
+    public var learnedCalibration: LearnedCalibration? {
+        selfCalibration?.snapshot(anchorIDs: context.anchors.anchors.map(\.id))
+    }
+
+    /// Takes up what an earlier run learned (kept in the gateway's state directory). Throws, changing nothing,
+    /// when it does not fit this venue; does nothing when self-calibration is off.
+    public mutating func restoreLearnedCalibration(_ learned: LearnedCalibration) throws(LearnedCalibration.Mismatch) {
+        guard selfCalibration != nil else { return }
+        try selfCalibration!.restore(learned, anchorIDs: context.anchors.anchors.map(\.id))
+        _ = selfCalibration!.takeChange()
+        adoptLearnedModels()
+    }
+
+    /// The engine's anchors take self-calibration's models and uncertainties.
+    mutating func adoptLearnedModels() {
+        guard let learned = selfCalibration else { return }
+        context.anchors.models = learned.models
+        if context.configuration.usesModelUncertainty { context.anchors.uncertainties = learned.uncertainties }
     }
 
     /// The configuration in use.
@@ -132,6 +169,7 @@ public struct PositioningEngine: Sendable {
                 continue
             }
             var fix = trackers[s]!.tick(at: next.t, context: context)
+            learn(from: s)
             context.rooms.assign(&fix, tracker: &trackers[s]!.room, rules: context.configuration.roomHysteresis)
             fixes.append(fix)
             counters.fixes += 1

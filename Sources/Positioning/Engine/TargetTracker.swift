@@ -38,6 +38,13 @@ struct TargetTracker {
     /// configuration uses them (`EngineConfiguration.usesWalls`), and the grid time they were last moved to.
     var particles: WallParticleFilter?
     var particlesTime = 0.0
+    /// The anchors of the last tick's measurements, in their order.
+    var tickAnchors: [Int] = []
+    /// The position covariance the anchors' model errors add to the last update's fix (`ModelErrorPropagation`),
+    /// m²: kept for the fixes predicted from it.
+    var modelCovariance = (sxx: 0.0, sxy: 0.0, syy: 0.0)
+    /// The last update's measurements and fix, for self-calibration; taken by the engine.
+    var record: (anchors: [Int], measurements: [RSSIMeasurement], x: Double, y: Double)?
 
     init(target: String, firstTime: Double) {
         self.target = target
@@ -138,6 +145,13 @@ struct TargetTracker {
         if heard > 0 {
             lastHeardTime = g
             lastGood = (k.x[0], k.x[1])
+            let prior = context.trilaterator.priorVariance
+            if context.configuration.selfCalibration != nil {
+                record = (tickAnchors, measurements, k.x[0], k.x[1])
+            }
+            modelCovariance = ModelErrorPropagation.covariance(
+                measurements, uncertainties: tickAnchors.map { context.anchors.uncertainties[$0] },
+                x: k.x[0], y: k.x[1], priorInformation: (1 / prior[0], 1 / prior[1]))
         }
         return fix(k, at: g, heard: heard, position: lastGood ?? (k.x[0], k.x[1]), context: context)
     }
@@ -213,7 +227,10 @@ struct TargetTracker {
     private mutating func fix(_ k: ConstantVelocityKalman, at g: Double, heard: Int, position: (x: Double, y: Double),
                               context: EngineContext) -> Location {
         let c = context.configuration
-        let r = AccuracyRadius.radius68(k.P) * c.radiusScale
+        // The filter's covariance and the anchors' model errors, which the filter cannot average away.
+        let m = modelCovariance
+        let r = AccuracyRadius.radius68(sxx: k.P[0, 0] + m.sxx, sxy: k.P[0, 1] + m.sxy, syy: k.P[1, 1] + m.syy)
+            * c.radiusScale
         let radius = (r * r + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot()
             * (context.radiusCalibration?.scale(anchors: heard) ?? 1)
         gridIndex += 1
@@ -277,6 +294,7 @@ struct TargetTracker {
         var out: [RSSIMeasurement] = []
         out.reserveCapacity(pending.count)
         var votes: [(floor: Int, rssiDBm: Double)] = []
+        tickAnchors.removeAll(keepingCapacity: true)
         var timeSum = 0.0, sampleCount = 0
         // The device is at its height above the floor it is on (as of the previous tick).
         let height = context.targetHeightMeters + (floorEstimator.floor.flatMap { table.floorElevation[$0] } ?? 0)
@@ -314,6 +332,7 @@ struct TargetTracker {
                 m.floor = floorEstimator.floor ?? anchor.floor
             }
             out.append(m)
+            tickAnchors.append(a)
             votes.append((anchor.floor, value))
         }
         pending.removeAll(keepingCapacity: true)

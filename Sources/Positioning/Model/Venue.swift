@@ -166,6 +166,9 @@ public struct Anchor: Sendable, Hashable {
     public var pathLossExponent: Double?
     /// Per-anchor shadowing sigma (from calibration), dB.
     public var shadowingSigmaDB: Double?
+    /// How well the anchor's model is known, when a calibration says (a survey fit, or what the engine learned);
+    /// nil: see `uncertainty(in:)`.
+    public var calibration: AnchorCalibration?
 
     /// Creates an anchor.
     public init(id: String, x: Double, y: Double, z: Double = 0, floor: Int = 0, measuredPowerDBm: Double? = nil,
@@ -180,10 +183,46 @@ public struct Anchor: Sendable, Hashable {
         self.shadowingSigmaDB = shadowingSigmaDB
     }
 
+    /// How far the anchor's model may be from the truth, as the engine takes it: its calibration's when it has one;
+    /// none when the venue has a radius calibration and the anchor its own fitted model (a venue fitted before
+    /// calibrations were written: the held-out radius covers the model's error); else the prior of an uncalibrated
+    /// anchor (`UncalibratedPrior`).
+    public func uncertainty(in venue: Venue) -> AnchorUncertainty {
+        if let calibration { return AnchorUncertainty(shared: .none, own: calibration.uncertainty) }
+        if !venue.radius.isEmpty, measuredPowerDBm != nil, pathLossExponent != nil { return .none }
+        return .uncalibrated
+    }
+
     /// The anchor's model: its overrides over the venue default.
     public func model(default base: PathLossModel) -> PathLossModel {
         PathLossModel(measuredPowerDBm: measuredPowerDBm ?? base.measuredPowerDBm,
                       pathLossExponent: pathLossExponent ?? base.pathLossExponent,
                       shadowingSigmaDB: shadowingSigmaDB ?? base.shadowingSigmaDB)
+    }
+}
+
+/// How an anchor's model came to be, and how well it is known (the venue's `anchors[].calibration`).
+public struct AnchorCalibration: Sendable, Hashable {
+    /// Where the model came from.
+    public enum Source: String, Sendable, Hashable, CaseIterable {
+        /// A survey fit (`bluedot-calibrate fit`, `bluedot replay --calibrate`).
+        case survey
+        /// Learned by the engine from ordinary traffic (`SelfCalibration`), written into the venue by
+        /// `bluedot-calibrate learned`.
+        case learned
+    }
+
+    /// Where the model came from.
+    public var source: Source
+    /// The samples behind it.
+    public var samples: Int
+    /// Standard deviation of the level at 4 m and of the exponent (`ModelUncertainty`).
+    public var uncertainty: ModelUncertainty
+
+    /// Creates one.
+    public init(source: Source, samples: Int, uncertainty: ModelUncertainty) {
+        self.source = source
+        self.samples = samples
+        self.uncertainty = uncertainty
     }
 }

@@ -1,0 +1,442 @@
+import FoundationEssentials
+import Glibc
+
+/// Learns the anchors' path-loss models from the fixes the engine already makes: no survey, no truth.
+///
+/// Every update tick with enough geometry leaves a record: the tick's measurements (one per anchor heard) and the
+/// fix. Every `Settings.refitEveryRecords` records, a robust EM pass over the last `Settings.windowRecords` of them
+/// alternates two steps (the joint estimate of positions and models; Sorour et al., "Joint indoor localization and
+/// radio map construction with limited deployment load", IEEE TMC 14(5), 2015, take the same road for fingerprints):
+/// - each record's position is solved again under the current models (Huber-weighted Gauss-Newton from its fix,
+///   within the venue's bounds);
+/// - the models are fitted on those positions by Huber IRLS, in two levels as the prior measured them
+///   (`UncalibratedPrior`): one site level and slope that every uncalibrated anchor shares, with the formats'
+///   default as its prior mean, and each anchor's own level and slope around it. An anchor a survey fitted keeps
+///   its survey's model as its prior mean, with the survey's standard errors: where a survey has data, it counts.
+///
+/// Guards, so that it cannot run away:
+/// - bounds on every parameter (`Settings`);
+/// - only records with at least three anchors whose geometry alone places the target within 3 m count;
+/// - a proposal is accepted only when a held-out check agrees: fitted on half of the window's blocks of records,
+///   it must lower the robust cost of the other half (positions solved again) against the models in use, both ways;
+/// - after an accepted update, when the cost of new records under the new models is worse than it was under the
+///   old ones by `Settings.freezeRatio`, the update is undone and learning freezes for `Settings.freezeRecords`.
+public struct SelfCalibration: Sendable {
+    /// The tunables, with the documented defaults (docs/positioning.md, "Self-calibration").
+    public struct Settings: Sendable, Hashable {
+        /// Records between refits.
+        public var refitEveryRecords = 60
+        /// Records kept (the newest).
+        public var windowRecords = 900
+        /// Records needed before the first refit.
+        public var minimumRecords = 120
+        /// Anchors a record needs.
+        public var minimumAnchors = 3
+        /// The geometry alone must place a record's target this well (1-σ of its weaker direction), metres.
+        public var maximumGeometrySigmaMeters = 3.0
+        /// Alternations of the EM pass.
+        public var iterations = 4
+        /// What one measurement counts for against the priors: the ticks of one target are strongly correlated
+        /// (its place changes little from one to the next, and so do the shadowing and the fix's error), so 1 in 20
+        /// counts. Chosen on the shared sets: with every measurement counted in full, the exponent ran 5 prior
+        /// sigmas from the survey's in the WUT flat (learned 3.47, surveyed 2.02; docs/positioning.md).
+        public var effectiveSampleShare = 0.05
+        /// Huber threshold, in sigmas.
+        public var huberThreshold = 1.5
+        /// The site level may move this far from the default, dB.
+        public var siteLevelRangeDB = 20.0
+        /// The exponent stays in this range.
+        public var exponentRange: ClosedRange<Double> = 1.2...5.0
+        /// An anchor's own level may move this far from its prior mean, dB.
+        public var anchorLevelRangeDB = 8.0
+        /// An anchor's own exponent may move this far from its prior mean.
+        public var anchorExponentRange = 1.0
+        /// A proposal must lower the held-out cost by at least this share.
+        public var heldOutMargin = 0.002
+        /// Records per block of the held-out split.
+        public var blockRecords = 15
+        /// The freeze: new records' mean cost above the old models' by this factor undoes the update.
+        public var freezeRatio = 1.15
+        /// Records after an update whose cost is compared.
+        public var freezeCheckRecords = 60
+        /// Records learning stays frozen after an undone update.
+        public var freezeRecords = 900
+        /// The least uncertainty a learned model claims, whatever its standard errors say: the rms difference
+        /// between what the replays of the shared sets learn and what their surveys fit
+        /// (docs/positioning.md, "Self-calibration").
+        public var learnedFloor = ModelUncertainty(levelSigmaDB: 1.4, exponentSigma: 0.34)
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// One tick's worth of evidence: the measurements and the engine's fix.
+    public struct Record: Sendable {
+        /// The anchors (table indices) of `measurements`, in order.
+        var anchors: [Int]
+        var measurements: [RSSIMeasurement]
+        var x: Double, y: Double
+        /// The robust cost per measurement at the fix under the models in use when it was made.
+        var costAtFix: Double
+    }
+
+    /// A model per anchor as learned, with how well it is known.
+    public struct AnchorState: Sendable, Hashable {
+        /// The model in use (`measuredPowerDBm` at 1 m, exponent, the venue's shadowing sigma).
+        public var model: PathLossModel
+        /// Its uncertainty (after the floor).
+        public var uncertainty: AnchorUncertainty
+        /// Measurements of the anchor in the records of the last accepted fit.
+        public var samples: Int
+        /// How much was learned: 1 − σ_learned / σ_prior of the level, in [0, 1].
+        public var confidence: Double
+    }
+
+    /// What learning is doing.
+    public enum Phase: String, Sendable, Hashable {
+        /// Collecting records before the first refit.
+        case collecting
+        /// Refitting as records come.
+        case learning
+        /// An update made things worse: it was undone, and learning waits.
+        case frozen
+    }
+
+    /// Counts of what happened.
+    public struct Counters: Sendable, Hashable {
+        public var records = 0
+        public var refits = 0
+        public var accepted = 0
+        public var rejectedHeldOut = 0
+        public var undone = 0
+        public init() {}
+    }
+
+    public let settings: Settings
+    /// The venue's own models and uncertainties (the priors), by anchor index.
+    let priorModels: [PathLossModel]
+    let priorUncertainties: [AnchorUncertainty]
+    /// The site's prior model (the venue's default), for the shared anchors.
+    let siteModel: PathLossModel
+    let bounds: Venue.Bounds?
+    let loss: RobustLoss
+    private(set) var records: [Record] = []
+    private var sinceRefit = 0
+    /// The models in use, by anchor index, and the previous ones (for an undo).
+    public internal(set) var models: [PathLossModel]
+    public internal(set) var uncertainties: [AnchorUncertainty]
+    private var previous: (models: [PathLossModel], uncertainties: [AnchorUncertainty], parameters: Parameters)?
+    /// The parameters behind `models`.
+    var parameters: Parameters
+    /// Cost per measurement of the window under the models before the last update, and the new records' since.
+    private var costBefore = 0.0
+    private var costAfter: (sum: Double, count: Int) = (0, 0)
+    private var frozenUntil = 0
+    public internal(set) var samples: [Int]
+    public internal(set) var phase = Phase.collecting
+    public private(set) var counters = Counters()
+    /// Whether the models changed since `takeChange()` was last called.
+    var changed = false
+
+    /// Learning for a venue's anchors, from their models and uncertainties as the venue gives them.
+    init(settings: Settings, models: [PathLossModel], uncertainties: [AnchorUncertainty], site: PathLossModel,
+         bounds: Venue.Bounds?) {
+        self.settings = settings
+        priorModels = models
+        priorUncertainties = uncertainties
+        siteModel = site
+        self.bounds = bounds
+        loss = .huber(settings.huberThreshold)
+        self.models = models
+        self.uncertainties = uncertainties
+        samples = Array(repeating: 0, count: models.count)
+        parameters = Parameters(siteLevel: site.measuredPowerDBm - site.pathLossExponent * Self.l4,
+                                siteExponent: site.pathLossExponent,
+                                level: Array(repeating: 0, count: models.count),
+                                exponent: Array(repeating: 0, count: models.count),
+                                siteSigma: UncalibratedPrior.site,
+                                ownSigma: uncertainties.map(\.own), samples: samples)
+    }
+
+    /// The anchors' state, by anchor index.
+    public var anchorStates: [AnchorState] {
+        models.indices.map { i in
+            let prior = priorUncertainties[i]
+            let p = (prior.shared.variance(atLogDistance: 0) + prior.own.variance(atLogDistance: 0)).squareRoot()
+            let u = uncertainties[i]
+            let s = (u.shared.variance(atLogDistance: 0) + u.own.variance(atLogDistance: 0)).squareRoot()
+            return AnchorState(model: models[i], uncertainty: u, samples: samples[i],
+                               confidence: p > 0 ? min(max(1 - s / p, 0), 1) : 1)
+        }
+    }
+
+    /// True once after the models changed (an accepted update, an undo, a restore).
+    mutating func takeChange() -> Bool {
+        defer { changed = false }
+        return changed
+    }
+
+    /// Whether a tick's measurements make a record: enough anchors, and a geometry that places the target.
+    func qualifies(_ measurements: [RSSIMeasurement], x: Double, y: Double) -> Bool {
+        guard measurements.count >= settings.minimumAnchors else { return false }
+        var i00 = 0.0, i01 = 0.0, i11 = 0.0
+        for m in measurements {
+            let (_, gx, gy) = m.linearize(x: x, y: y)
+            i00 += gx * gx; i01 += gx * gy; i11 += gy * gy
+        }
+        // The smaller eigenvalue of the information: the weaker direction's 1/σ².
+        let half = 0.5 * (i00 + i11), d = (0.25 * (i00 - i11) * (i00 - i11) + i01 * i01).squareRoot()
+        let s = settings.maximumGeometrySigmaMeters
+        return half - d >= 1 / (s * s)
+    }
+
+    /// Adds a tick's record; refits when due. Returns true when the models changed.
+    mutating func add(anchors: [Int], measurements: [RSSIMeasurement], x: Double, y: Double) -> Bool {
+        guard qualifies(measurements, x: x, y: y) else { return false }
+        let cost = Self.cost(measurements, x: x, y: y, loss: loss) / Double(measurements.count)
+        records.append(Record(anchors: anchors, measurements: measurements, x: x, y: y, costAtFix: cost))
+        if records.count > settings.windowRecords { records.removeFirst(records.count - settings.windowRecords) }
+        counters.records += 1
+        sinceRefit += 1
+        if previous != nil {
+            costAfter.sum += cost
+            costAfter.count += 1
+            if costAfter.count >= settings.freezeCheckRecords { checkLastUpdate() }
+        }
+        if phase == .frozen {
+            guard counters.records >= frozenUntil else { return takeChange() }
+            phase = .learning
+        }
+        if records.count >= settings.minimumRecords, sinceRefit >= settings.refitEveryRecords {
+            sinceRefit = 0
+            refit()
+        }
+        return takeChange()
+    }
+
+    /// Undoes the last update when the records since cost more under it than the window did before it.
+    private mutating func checkLastUpdate() {
+        guard let old = previous else { return }
+        let after = costAfter.sum / Double(costAfter.count)
+        previous = nil
+        costAfter = (0, 0)
+        guard after > costBefore * settings.freezeRatio else { return }
+        models = old.models
+        uncertainties = old.uncertainties
+        parameters = old.parameters
+        counters.undone += 1
+        phase = .frozen
+        frozenUntil = counters.records + settings.freezeRecords
+        changed = true
+    }
+
+    /// The parameters of one fit: the site's level at 4 m and exponent, and each anchor's own offsets from its
+    /// prior mean (the site's, for a shared anchor).
+    struct Parameters: Sendable {
+        var siteLevel: Double, siteExponent: Double
+        var level: [Double], exponent: [Double]
+        /// Posterior sigmas.
+        var siteSigma = ModelUncertainty.none
+        var ownSigma: [ModelUncertainty]
+        var samples: [Int]
+    }
+
+    static let l4 = 10 * log10(ModelUncertainty.referenceDistanceMeters)
+
+
+    /// The model of anchor i under parameters p.
+    func model(_ i: Int, _ p: Parameters) -> PathLossModel {
+        let shared = !priorUncertainties[i].shared.isZero
+        let baseLevel = shared ? p.siteLevel : priorModels[i].measuredPowerDBm - priorModels[i].pathLossExponent * Self.l4
+        let baseExponent = shared ? p.siteExponent : priorModels[i].pathLossExponent
+        let n = min(max(baseExponent + p.exponent[i], settings.exponentRange.lowerBound), settings.exponentRange.upperBound)
+        return PathLossModel(measuredPowerDBm: baseLevel + p.level[i] + n * Self.l4, pathLossExponent: n,
+                             shadowingSigmaDB: priorModels[i].shadowingSigmaDB)
+    }
+
+    /// One refit: proposal on each half held out against the other, then on all records.
+    private mutating func refit() {
+        counters.refits += 1
+        if phase == .collecting { phase = .learning }
+        let start = parameters
+        var halves: ([Record], [Record]) = ([], [])
+        for (k, r) in records.enumerated() {
+            if (k / settings.blockRecords) % 2 == 0 { halves.0.append(r) } else { halves.1.append(r) }
+        }
+        for (train, test) in [(halves.0, halves.1), (halves.1, halves.0)] {
+            let proposal = fit(train, from: start)
+            let old = heldOutCost(test, start), new = heldOutCost(test, proposal)
+            guard new < old * (1 - settings.heldOutMargin) else {
+                counters.rejectedHeldOut += 1
+                return
+            }
+        }
+        let all = fit(records, from: start)
+        costBefore = records.map(\.costAtFix).reduce(0, +) / Double(records.count)
+        previous = (models, uncertainties, parameters)
+        costAfter = (0, 0)
+        parameters = all
+        models = models.indices.map { model($0, all) }
+        uncertainties = models.indices.map { i in
+            let floor = settings.learnedFloor
+            let own = ModelUncertainty(levelSigmaDB: max(all.ownSigma[i].levelSigmaDB, floor.levelSigmaDB),
+                                       exponentSigma: max(all.ownSigma[i].exponentSigma, floor.exponentSigma))
+            guard !priorUncertainties[i].shared.isZero else {
+                // A surveyed anchor: the survey's own uncertainty, unless the traffic moved it.
+                let moved = abs(all.level[i]) > 2 * priorUncertainties[i].own.levelSigmaDB
+                return AnchorUncertainty(shared: .none, own: moved ? own : priorUncertainties[i].own)
+            }
+            return AnchorUncertainty(shared: all.siteSigma, own: own)
+        }
+        samples = all.samples
+        counters.accepted += 1
+        changed = true
+    }
+
+    /// The robust cost of records with their positions solved again under parameters p.
+    private func heldOutCost(_ test: [Record], _ p: Parameters) -> Double {
+        let ms = models.indices.map { model($0, p) }
+        var total = 0.0
+        for r in test {
+            var m = r.measurements
+            for k in m.indices { m[k].model = ms[r.anchors[k]] }
+            let (x, y) = solve(m, x: r.x, y: r.y)
+            total += Self.cost(m, x: x, y: y, loss: loss)
+        }
+        return total
+    }
+
+    /// The EM pass on some records, from parameters p.
+    private func fit(_ rs: [Record], from p0: Parameters) -> Parameters {
+        var p = p0
+        var positions = rs.map { ($0.x, $0.y) }
+        let count = models.count
+        let sharedAnchor = (0..<count).map { !priorUncertainties[$0].shared.isZero }
+        let siteLevel0 = siteModel.measuredPowerDBm - siteModel.pathLossExponent * Self.l4
+        let sitePrior = UncalibratedPrior.site
+        for _ in 0..<settings.iterations {
+            let ms = (0..<count).map { model($0, p) }
+            // Positions under the current models.
+            for (k, r) in rs.enumerated() {
+                var m = r.measurements
+                for j in m.indices { m[j].model = ms[r.anchors[j]] }
+                positions[k] = solve(m, x: positions[k].0, y: positions[k].1)
+            }
+            // Rows: for each measurement, the lever L = 10 log10(d / 4 m), the RSSI and its sigma. The models'
+            // expectation is level − n L less walls and fields, so the RSSI is compared to the model with the walls'
+            // and field's terms taken off (predicted − plain model).
+            var rows: [[(l: Double, y: Double, s: Double)]] = Array(repeating: [], count: count)
+            for (k, r) in rs.enumerated() {
+                let (x, y) = positions[k]
+                for (j, a) in r.anchors.enumerated() {
+                    var m = r.measurements[j]
+                    m.model = ms[a]
+                    let d = m.distanceMeters(x: x, y: y)
+                    let l = ModelUncertainty.logDistance(d)
+                    let plain = ms[a].rssiDBm(atDistanceMeters: d)
+                    let extra = m.predictedRSSIDBm(x: x, y: y) - plain
+                    rows[a].append((l, m.rssiDBm - extra, m.sigmaDB))
+                }
+            }
+            // The site: every shared anchor's rows less its own offsets.
+            var siteRows: [(l: Double, y: Double, s: Double)] = []
+            for a in 0..<count where sharedAnchor[a] {
+                for row in rows[a] { siteRows.append((row.l, row.y - p.level[a] + p.exponent[a] * row.l, row.s)) }
+            }
+            if !siteRows.isEmpty {
+                let f = line(siteRows, priorLevel: siteLevel0, priorExponent: siteModel.pathLossExponent,
+                             prior: sitePrior)
+                p.siteLevel = min(max(f.level, siteLevel0 - settings.siteLevelRangeDB), siteLevel0 + settings.siteLevelRangeDB)
+                p.siteExponent = min(max(f.exponent, settings.exponentRange.lowerBound), settings.exponentRange.upperBound)
+                p.siteSigma = f.sigma
+            }
+            // Each anchor's own offsets around its base.
+            for a in 0..<count {
+                p.samples[a] = rows[a].count
+                guard !rows[a].isEmpty else { continue }
+                let base = model(a, Parameters(siteLevel: p.siteLevel, siteExponent: p.siteExponent,
+                                               level: Array(repeating: 0, count: count),
+                                               exponent: Array(repeating: 0, count: count),
+                                               ownSigma: p.ownSigma, samples: p.samples))
+                let baseLevel = base.measuredPowerDBm - base.pathLossExponent * Self.l4
+                let own = rows[a].map { (l: $0.l, y: $0.y - (baseLevel - base.pathLossExponent * $0.l), s: $0.s) }
+                let prior = priorUncertainties[a].own
+                let f = line(own, priorLevel: 0, priorExponent: 0,
+                             prior: ModelUncertainty(levelSigmaDB: max(prior.levelSigmaDB, 0.05),
+                                                     exponentSigma: max(prior.exponentSigma, 0.005)))
+                p.level[a] = min(max(f.level, -settings.anchorLevelRangeDB), settings.anchorLevelRangeDB)
+                p.exponent[a] = min(max(f.exponent, -settings.anchorExponentRange), settings.anchorExponentRange)
+                p.ownSigma[a] = f.sigma
+            }
+        }
+        return p
+    }
+
+    /// Huber IRLS fit of `y = level − n l` with a Gaussian prior on (level, n); the posterior sigmas.
+    private func line(_ rows: [(l: Double, y: Double, s: Double)], priorLevel: Double, priorExponent: Double,
+                      prior: ModelUncertainty) -> (level: Double, exponent: Double, sigma: ModelUncertainty) {
+        var level = priorLevel, n = priorExponent
+        let pl = 1 / (prior.levelSigmaDB * prior.levelSigmaDB), pn = 1 / (prior.exponentSigma * prior.exponentSigma)
+        var a00 = 0.0, a01 = 0.0, a11 = 0.0
+        for _ in 0..<8 {
+            a00 = pl; a01 = 0; a11 = pn
+            var b0 = pl * priorLevel, b1 = pn * priorExponent
+            for r in rows {
+                let z = (r.y - (level - n * r.l)) / r.s
+                let w = loss.weight(z) / (r.s * r.s) * settings.effectiveSampleShare
+                // Design row (1, −l).
+                a00 += w; a01 -= w * r.l; a11 += w * r.l * r.l
+                b0 += w * r.y; b1 -= w * r.y * r.l
+            }
+            let det = a00 * a11 - a01 * a01
+            guard det > 0 else { break }
+            let newLevel = (a11 * b0 - a01 * b1) / det, newN = (a00 * b1 - a01 * b0) / det
+            let moved = abs(newLevel - level) + abs(newN - n)
+            level = newLevel
+            n = newN
+            if moved < 1e-4 { break }
+        }
+        let det = a00 * a11 - a01 * a01
+        let sigma = det > 0
+            ? ModelUncertainty(levelSigmaDB: (a11 / det).squareRoot(), exponentSigma: (a00 / det).squareRoot())
+            : prior
+        return (level, n, sigma)
+    }
+
+    /// A Huber-weighted Gauss-Newton position from (x, y) under the measurements' models, kept in the bounds.
+    func solve(_ m: [RSSIMeasurement], x x0: Double, y y0: Double) -> (Double, Double) {
+        var x = x0, y = y0
+        for _ in 0..<4 {
+            var i00 = 1e-3, i01 = 0.0, i11 = 1e-3, b0 = 0.0, b1 = 0.0
+            for k in m.indices {
+                let (r, gx, gy) = m[k].linearize(x: x, y: y)
+                let w = loss.weight(r)
+                i00 += w * gx * gx; i01 += w * gx * gy; i11 += w * gy * gy
+                b0 += w * gx * r; b1 += w * gy * r
+            }
+            let det = i00 * i11 - i01 * i01
+            guard det > 0 else { break }
+            var dx = (i11 * b0 - i01 * b1) / det, dy = (i00 * b1 - i01 * b0) / det
+            let step = (dx * dx + dy * dy).squareRoot()
+            if step > 2 { dx *= 2 / step; dy *= 2 / step }
+            x += dx
+            y += dy
+            if let b = bounds {
+                x = min(max(x, b.minX), b.maxX)
+                y = min(max(y, b.minY), b.maxY)
+            }
+            if step < 1e-3 { break }
+        }
+        return (x, y)
+    }
+
+    /// Σ ρ of the normalized residuals at (x, y).
+    static func cost(_ m: [RSSIMeasurement], x: Double, y: Double, loss: RobustLoss) -> Double {
+        var total = 0.0
+        for k in m.indices {
+            let (r, s) = m[k].residual(x: x, y: y)
+            total += loss.loss(r / s)
+        }
+        return total
+    }
+}
