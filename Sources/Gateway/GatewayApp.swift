@@ -53,6 +53,7 @@ public struct GatewayApp: Sendable {
         metrics = GatewayMetrics()
         var engine = EngineConfiguration.moving
         engine.intervalSeconds = configuration.intervalSeconds
+        if configuration.selfCalibration.enabled { engine.selfCalibration = SelfCalibration.Settings() }
         let devices = try configuration.deviceIdentifier(anchorIDs: venue.anchors.map(\.id), logger: logger)
         self.devices = devices
         let recording = try configuration.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
@@ -76,6 +77,11 @@ public struct GatewayApp: Sendable {
         var siteMetrics: SiteMetrics?
         if let site, let publisher { siteMetrics = SiteMetrics(metrics: metrics, site: site, publisher: publisher) }
         let deviceMetrics = DeviceMetrics(metrics: metrics, devices: devices)
+        let learnedPath = try Self.learnedCalibrationPath(configuration.selfCalibration)
+        let learned = spine.beacons?.runner.pipeline.map { [metrics] pipeline in
+            LearnedCalibrationKeeper(pipeline: pipeline, path: learnedPath, venueName: venue.name, metrics: metrics,
+                                     logger: logger)
+        }
         var gnssMetrics: GNSSMetrics?
         if let gnss { gnssMetrics = GNSSMetrics(metrics: metrics, gpsd: gnss) }
         let history = try Self.openHistory(configuration.history, clock: clock, logger: logger)
@@ -105,7 +111,8 @@ public struct GatewayApp: Sendable {
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
             spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: outputs,
-            rooms: rooms, onHousekeeping: { [siteMetrics, deviceMetrics, gnssMetrics, homeAssistant] in
+            rooms: rooms, onHousekeeping: { [siteMetrics, deviceMetrics, gnssMetrics, homeAssistant, learned] in
+                learned?.record()
                 siteMetrics?.record()
                 deviceMetrics.record()
                 gnssMetrics?.record()
@@ -123,7 +130,7 @@ public struct GatewayApp: Sendable {
             sourceName: (first.map(\.name) + (gnss.map { ["gpsd:\($0.connection.name)"] } ?? []))
                 .joined(separator: " + "),
             source: spine.source, clock: clock, site: site,
-            rooms: rooms, history: history, names: devices.registry.names)
+            rooms: rooms, history: history, names: devices.registry.names, calibration: learned)
         if GatewayResources.root == nil {
             // Positioning and its outputs go on without them; the page and /api/openapi.json cannot.
             logger.error("the gateway's page and API document are missing",
@@ -133,6 +140,22 @@ public struct GatewayApp: Sendable {
             logger.warning(
                 "Leaflet not found; the page shows how to install it",
                 metadata: ["path": "\(configuration.leafletPath)", "package": "libjs-leaflet"])
+        }
+    }
+
+    /// Where self-calibration keeps what it learned; nil: memory (or off).
+    static func learnedCalibrationPath(_ settings: SelfCalibrationSettings) throws -> String? {
+        switch settings.store ?? .memory {
+        case .off, .memory: return nil
+        case .file(let file): return file
+        case .stateDirectory:
+            guard let file = HistorySettings.stateFile(SelfCalibrationSettings.fileName,
+                                                       environment: ProcessInfo.processInfo.environment) else {
+                throw ConfigurationError(location: "learned-calibration", reason: .conflict(
+                    "no state directory to keep the learned calibration in (STATE_DIRECTORY, XDG_STATE_HOME, HOME): "
+                        + "set learned-calibration"))
+            }
+            return file
         }
     }
 

@@ -44,6 +44,7 @@ struct RunCommand: AsyncParsableCommand {
         if let config { c = try ConfigurationFile.load(path: config, base: c) }
         try c.apply(settings.given)
         if c.history.store == nil { c.history.store = .stateDirectory }
+        if c.selfCalibration.store == nil { c.selfCalibration.store = .stateDirectory }
         try c.validate(location: config ?? "flags")
         return c
     }

@@ -67,6 +67,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var site = SiteConfiguration()
     /// Where the location history goes (`history`, `docs/gateway.md`, "History").
     public var history = HistorySettings()
+    /// Learning the anchors' models from ordinary traffic (`self-calibration`, `learned-calibration`,
+    /// docs/positioning.md, "Self-calibration").
+    public var selfCalibration = SelfCalibrationSettings()
     /// Home Assistant MQTT discovery, published by a site's solver (`ha-*`, `docs/site.md`, "Home Assistant").
     public var homeAssistant = HomeAssistantSettings()
 
@@ -165,13 +168,35 @@ public struct HistorySettings: Sendable, Hashable {
 
     /// The database file for `.stateDirectory` with this environment; nil when no folder can be named.
     public static func defaultPath(environment: [String: String]) -> String? {
+        stateFile("history.sqlite", environment: environment)
+    }
+
+    /// A file of the state directory: `$STATE_DIRECTORY`, else `$XDG_STATE_HOME/bluedot`, else
+    /// `~/.local/state/bluedot`; nil when no folder can be named.
+    public static func stateFile(_ name: String, environment: [String: String]) -> String? {
         if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !state.isEmpty {
-            return String(state) + "/history.sqlite"
+            return String(state) + "/" + name
         }
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/bluedot/history.sqlite" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/bluedot/history.sqlite" }
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/bluedot/" + name }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/bluedot/" + name }
         return nil
     }
+}
+
+/// Self-calibration's settings: whether the engine learns the anchors' models, and where what it learned is kept.
+public struct SelfCalibrationSettings: Sendable, Hashable {
+    /// Whether the engine learns (default: yes).
+    public var enabled = true
+    /// Where what was learned is kept across restarts, as the history's store: `learned-calibration.json` in the
+    /// state directory, a file, or memory (`off` and `memory`: learned again after each start); nil: the command's
+    /// default (`bluedot run`: the state directory; otherwise memory).
+    public var store: HistorySettings.Store?
+
+    /// The defaults.
+    public init() {}
+
+    /// The file name in the state directory.
+    public static let fileName = "learned-calibration.json"
 }
 
 /// Home Assistant MQTT discovery by a site's solver: on unless turned off, under its discovery prefix, for the

@@ -118,6 +118,17 @@ extension GatewaySetting {
             "history-max-size", .integer("MiB", in: 1...1_000_000), example: "64",
             help: "History size cap, MiB (default 1024)."
         ) { c, megabytes in c.history.maxBytes = Int64(megabytes) << 20 },
+        GatewaySetting(
+            "self-calibration", .boolean, example: "false",
+            help: "Learn the anchors' models from ordinary traffic (default true; docs/positioning.md).",
+            sets: \.selfCalibration.enabled
+        ),
+        GatewaySetting(
+            "learned-calibration", .history, example: "/var/lib/bluedot/learned.json",
+            help: "Where self-calibration keeps what it learned: a file, default (the state directory's "
+                + "learned-calibration.json), or memory.",
+            sets: \.selfCalibration.store
+        ),
     ]
 
     /// Home Assistant MQTT discovery by a site's solver (`docs/site.md`, "Home Assistant").

@@ -13,6 +13,7 @@ package enum GatewayRoute: String, CaseIterable, Sendable {
     case health = "/api/health"
     case rooms = "/api/rooms"
     case receivers = "/api/receivers"
+    case calibration = "/api/calibration"
     case history = "/api/history"
     case historyGPX = "/api/history.gpx"
     case historyRooms = "/api/history/rooms"

@@ -42,14 +42,18 @@ public enum GatewayRouter {
         /// Display names by target id (the device registry's, `DeviceRegistry.names`): `/api/locations` and the
         /// page's labels.
         public var names: [String: String]
+        /// What self-calibration learned (`/api/calibration`), when it is on.
+        public var calibration: LearnedCalibrationKeeper?
 
         /// Bundles the dependencies.
         public init(
             hub: LocationHub, metrics: GatewayMetrics, venue: Venue, files: StaticFiles, token: String?,
             sourceName: String, source: LocationSource, clock: any BlueDotClock, site: SiteSource? = nil,
-            rooms: RoomOccupancySource? = nil, history: HistoryStore? = nil, names: [String: String] = [:]
+            rooms: RoomOccupancySource? = nil, history: HistoryStore? = nil, names: [String: String] = [:],
+            calibration: LearnedCalibrationKeeper? = nil
         ) {
             self.names = names
+            self.calibration = calibration
             self.site = site
             self.rooms = rooms
             self.history = history
@@ -155,6 +159,13 @@ public enum GatewayRouter {
             return { _, _ in json(RoomsDocument.json(d.rooms)) }
         case .receivers:
             return { _, _ in json(ReceiversDocument.json(d.site, now: d.clock.now())) }
+        case .calibration:
+            return { _, _ in
+                guard let document = d.calibration?.document else {
+                    return problem(.notFound, "self-calibration is off (self-calibration = false, or no beacon inputs)")
+                }
+                return json(document)
+            }
         case .history, .historyGPX, .historyRooms, .historyTargets:
             return HistoryRoutes.handler(route, store: d.history, hasOrigin: d.venue.origin != nil)
         case .openAPI:

@@ -123,6 +123,7 @@ extension SelfCalibration {
                 : AnchorUncertainty(shared: p.siteSigma, own: p.ownSigma[i])
         }
         samples = p.samples
+        counters = learned.counters
         if phase == .collecting { phase = .learning }
         changed = true
     }

@@ -134,7 +134,7 @@ public struct SelfCalibration: Sendable {
     private var frozenUntil = 0
     public internal(set) var samples: [Int]
     public internal(set) var phase = Phase.collecting
-    public private(set) var counters = Counters()
+    public internal(set) var counters = Counters()
     /// Whether the models changed since `takeChange()` was last called.
     var changed = false
 
