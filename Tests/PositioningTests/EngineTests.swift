@@ -215,7 +215,10 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
     @Test func simulatedWalkIsAccurateAndHonest() {
         let venue = testVenue()
         let walk = simulatedWalk(seconds: 120, venue: venue, seed: 55)
-        let fixes = replay(walk.observations, venue: venue, configuration: Self.configuration)
+        // The simulated world's models are the venue's own: known exactly, so no prior on them.
+        var configuration = Self.configuration
+        configuration.usesModelUncertainty = false
+        let fixes = replay(walk.observations, venue: venue, configuration: configuration)
         let report = Evaluator.evaluate(fixes: fixes, truth: walk.truth)
         #expect((report.median ?? .infinity) < 1.5, "median \(report.median ?? .nan)")
         #expect((0.55...0.9).contains(report.coverage68 ?? 0), "coverage \(report.coverage68 ?? .nan)")

@@ -81,6 +81,8 @@ public enum LearnedCalibrationFile {
         counters.accepted = try count(root, "updates")
         counters.rejectedHeldOut = try count(root, "rejected")
         counters.undone = try count(root, "undone")
+        // Every refit ends accepted or rejected.
+        counters.refits = counters.accepted + counters.rejectedHeldOut
         let s = try root.required("site")
         _ = try s.members()
         let site = LearnedCalibration.Site(

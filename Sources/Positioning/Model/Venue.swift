@@ -184,12 +184,11 @@ public struct Anchor: Sendable, Hashable {
     }
 
     /// How far the anchor's model may be from the truth, as the engine takes it: its calibration's when it has one;
-    /// none when the venue has a radius calibration and the anchor its own fitted model (a venue fitted before
-    /// calibrations were written: the held-out radius covers the model's error); else the prior of an uncalibrated
-    /// anchor (`UncalibratedPrior`).
+    /// none when it carries a whole fitted model of its own (measuredPower, exponent and shadowing sigma: a venue
+    /// fitted before calibrations were written); else the prior of an uncalibrated anchor (`UncalibratedPrior`).
     public func uncertainty(in venue: Venue) -> AnchorUncertainty {
         if let calibration { return AnchorUncertainty(shared: .none, own: calibration.uncertainty) }
-        if !venue.radius.isEmpty, measuredPowerDBm != nil, pathLossExponent != nil { return .none }
+        if measuredPowerDBm != nil, pathLossExponent != nil, shadowingSigmaDB != nil { return .none }
         return .uncalibrated
     }
 

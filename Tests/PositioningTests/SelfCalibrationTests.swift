@@ -1,0 +1,196 @@
+import BlueDotCore
+import Formats
+import Foundation
+import Testing
+@testable import Positioning
+
+/// The prior on uncalibrated models and self-calibration, in a simulated world whose models the venue does not know:
+/// the site is louder than the formats' default (by `siteOffsetDB` at 1 m, and exponent 2.2 against 2) and every
+/// anchor has an offset of its own.
+@Suite struct SelfCalibrationTests {
+    static let siteOffsetDB = 9.0
+    static let ownOffsetsDB = [1.5, -2.0, 0.5, 2.5, -1.0, -2.5, 1.0, 0.0]
+
+    /// The world as it is.
+    static func world(siteOffsetDB: Double = siteOffsetDB) -> Venue {
+        var v = testVenue(model: PathLossModel(measuredPowerDBm: -59 + siteOffsetDB, pathLossExponent: 2.2,
+                                               shadowingSigmaDB: 3))
+        for i in v.anchors.indices { v.anchors[i].measuredPowerDBm = -59 + siteOffsetDB + ownOffsetsDB[i] }
+        return v
+    }
+
+    /// The venue as a user who never surveyed writes it: positions only, the formats' default model.
+    static let venue = testVenue(model: .uncalibrated)
+
+    static func configuration(learning: Bool, prior: Bool = true) -> EngineConfiguration {
+        var c = EngineConfiguration.moving
+        c.targetHeightMeters = 1.2
+        c.usesModelUncertainty = prior
+        if learning { c.selfCalibration = SelfCalibration.Settings() }
+        return c
+    }
+
+    static func run(_ observations: [Observation], venue: Venue = venue, configuration: EngineConfiguration)
+        -> (fixes: [Location], engine: PositioningEngine) {
+        var engine = PositioningEngine(venue: venue, configuration: configuration)
+        var fixes: [Location] = []
+        for o in observations { engine.ingest(o, into: &fixes) }
+        engine.finish(into: &fixes)
+        return (fixes, engine)
+    }
+
+    static let l4 = 10 * log10(4.0)
+
+    /// The site's level at 4 m in the world.
+    static var trueSiteLevel: Double { -59 + siteOffsetDB - 2.2 * l4 }
+
+    @Test func theRadiusCarriesTheUncalibratedPrior() {
+        let walk = simulatedWalk(seconds: 300, venue: Self.world(), seed: 71)
+        let withoutFixes = Self.run(walk.observations, configuration: Self.configuration(learning: false, prior: false))
+        let withFixes = Self.run(walk.observations, configuration: Self.configuration(learning: false))
+        let without = Evaluator.evaluate(fixes: withoutFixes.fixes, truth: walk.truth)
+        let with = Evaluator.evaluate(fixes: withFixes.fixes, truth: walk.truth)
+        // The same fixes: only the radius differs, and it is never smaller.
+        #expect(abs((with.median ?? 0) - (without.median ?? 1)) < 1e-9)
+        for (a, b) in zip(withFixes.fixes, withoutFixes.fixes) {
+            #expect(a.horizontalAccuracyMeters >= b.horizontalAccuracyMeters - 1e-9)
+        }
+        #expect((with.coverage68 ?? 0) >= 0.6, "coverage with the prior \(with.coverage68 ?? .nan)")
+    }
+
+    /// The shared part of the model error moves a fix at the centre of a ring of anchors nowhere (every anchor
+    /// errs alike and pulls alike), and one near the ring's edge far; the anchors' own parts move both.
+    @Test func aSharedErrorMattersAwayFromTheCentre() {
+        let venue = testVenue()
+        func covariance(_ x: Double, _ y: Double, _ u: AnchorUncertainty) -> Double {
+            var rng = SeededGenerator(seed: 1)
+            let m = simulatedMeasurements(at: x, y, venue: venue, noiseSigmaDB: 0, using: &rng)
+            let c = ModelErrorPropagation.covariance(m, uncertainties: m.map { _ in u }, x: x, y: y,
+                                                     priorInformation: (1 / 33.3, 1 / 33.3))
+            return c.sxx + c.syy
+        }
+        let shared = AnchorUncertainty(shared: UncalibratedPrior.site, own: .none)
+        let own = AnchorUncertainty(shared: .none, own: UncalibratedPrior.anchor)
+        #expect(covariance(10, 10, shared) < 1e-6)
+        #expect(covariance(16, 10, shared) > 0.1)
+        #expect(covariance(10, 10, own) > 0.05)
+        #expect(covariance(10, 10, .none) == 0)
+    }
+
+    @Test func learnsTheSiteFromTrafficAndErrsLess() throws {
+        let walk = simulatedWalk(seconds: 900, venue: Self.world(), seed: 72)
+        let plain = Self.run(walk.observations, configuration: Self.configuration(learning: false)).fixes
+        let (learnedFixes, engine) = Self.run(walk.observations, configuration: Self.configuration(learning: true))
+        let learned = try #require(engine.learnedCalibration)
+        #expect(learned.counters.accepted >= 1)
+        #expect(abs(learned.site.levelDBm - Self.trueSiteLevel) < 2.5,
+                "site level learned \(learned.site.levelDBm), true \(Self.trueSiteLevel)")
+        // Scored after the first 5 minutes, once learning had traffic to learn from.
+        let late = walk.truth.filter { $0.t > walk.truth[0].t + 300 }
+        let before = Evaluator.evaluate(fixes: plain, truth: late)
+        let after = Evaluator.evaluate(fixes: learnedFixes, truth: late)
+        #expect((after.median ?? .infinity) < 0.8 * (before.median ?? 0),
+                "median \(after.median ?? .nan) learned against \(before.median ?? .nan)")
+        #expect((0.55...0.9).contains(after.coverage68 ?? 0), "coverage \(after.coverage68 ?? .nan)")
+        // Every anchor's model in use is the learned one, with its own offset recovered roughly.
+        for (i, e) in learned.anchors.enumerated() {
+            let level = e.measuredPowerDBm - e.pathLossExponent * Self.l4
+            let truth = Self.trueSiteLevel + Self.ownOffsetsDB[i]
+            #expect(abs(level - truth) < 3.5, "\(e.id): \(level) against \(truth)")
+        }
+    }
+
+    @Test func boundsHoldWhateverTheTraffic() throws {
+        let walk = simulatedWalk(seconds: 600, venue: Self.world(siteOffsetDB: 40), seed: 73)
+        let (_, engine) = Self.run(walk.observations, configuration: Self.configuration(learning: true))
+        let learned = try #require(engine.learnedCalibration)
+        let default4 = -59 - 2 * Self.l4
+        #expect(abs(learned.site.levelDBm - default4) <= 20 + 1e-9)
+        for e in learned.anchors { #expect((1.2...5.0).contains(e.pathLossExponent)) }
+    }
+
+    /// An anchor a survey fitted keeps its model where the traffic agrees with it.
+    @Test func aSurveyStillCounts() throws {
+        var surveyed = Self.world()
+        for i in surveyed.anchors.indices {
+            surveyed.anchors[i].pathLossExponent = 2.2
+            surveyed.anchors[i].calibration = AnchorCalibration(
+                source: .survey, samples: 2000, uncertainty: ModelUncertainty(levelSigmaDB: 0.3, exponentSigma: 0.03))
+        }
+        let walk = simulatedWalk(seconds: 600, venue: Self.world(), seed: 74)
+        let (_, engine) = Self.run(walk.observations, venue: surveyed, configuration: Self.configuration(learning: true))
+        let learned = try #require(engine.learnedCalibration)
+        for (i, e) in learned.anchors.enumerated() {
+            #expect(!e.sharesSite)
+            let given = surveyed.anchors[i].model(default: surveyed.model)
+            #expect(abs(e.measuredPowerDBm - given.measuredPowerDBm) < 1.0, "\(e.id) moved from the survey's model")
+        }
+    }
+
+    @Test func whatWasLearnedSurvivesARestart() throws {
+        let walk = simulatedWalk(seconds: 600, venue: Self.world(), seed: 75)
+        let (_, engine) = Self.run(walk.observations, configuration: Self.configuration(learning: true))
+        let learned = try #require(engine.learnedCalibration)
+        let text = LearnedCalibrationFile.json(learned, venue: Self.venue.name)
+        let (read, venueName) = try LearnedCalibrationFile.parse(Array(text.utf8), file: "learned.json")
+        #expect(venueName == Self.venue.name)
+        #expect(read == learned)
+        var restarted = PositioningEngine(venue: Self.venue, configuration: Self.configuration(learning: true))
+        try restarted.restoreLearnedCalibration(read)
+        let again = try #require(restarted.learnedCalibration)
+        for (a, b) in zip(again.anchors, learned.anchors) {
+            #expect(abs(a.measuredPowerDBm - b.measuredPowerDBm) < 1e-9)
+            #expect(abs(a.pathLossExponent - b.pathLossExponent) < 1e-9)
+        }
+        // The restarted engine locates with what was learned from its first fix on.
+        let next = simulatedWalk(seconds: 60, start: 5000, venue: Self.world(), seed: 76)
+        var fixes: [Location] = []
+        for o in next.observations { restarted.ingest(o, into: &fixes) }
+        restarted.finish(into: &fixes)
+        let fresh = Self.run(next.observations, configuration: Self.configuration(learning: true)).fixes
+        let r = Evaluator.evaluate(fixes: fixes, truth: next.truth), f = Evaluator.evaluate(fixes: fresh, truth: next.truth)
+        #expect((r.median ?? .infinity) < (f.median ?? 0), "restored \(r.median ?? .nan), fresh \(f.median ?? .nan)")
+    }
+
+    @Test func aDamagedFileIsRefusedNamingWhere() {
+        let good = LearnedCalibrationFile.json(
+            LearnedCalibration(site: .init(levelDBm: -70.5, exponent: 2, uncertainty: .none), anchors: []), venue: "v")
+        #expect(throws: Never.self) { try LearnedCalibrationFile.parse(Array(good.utf8), file: "l.json") }
+        let cases: [(String, String)] = [
+            (good.replacingOccurrences(of: "\"level\":-70.5", with: "\"level\":\"loud\""), "l.json: site.level: expected a number"),
+            (String(good.dropLast(3)), "l.json: line 1"),
+            (good.replacingOccurrences(of: "\"version\":1", with: "\"version\":2"), "l.json: version: expected version 1"),
+            (good.replacingOccurrences(of: "\"phase\":\"learning\"", with: "\"phase\":\"dreaming\""), "l.json: phase:"),
+        ]
+        for (text, message) in cases {
+            do {
+                _ = try LearnedCalibrationFile.parse(Array(text.utf8), file: "l.json")
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.description.hasPrefix(message), "\(error.description)")
+            }
+        }
+        // Values outside the learning bounds do not reach an engine.
+        var far = LearnedCalibration(site: .init(levelDBm: -20, exponent: 2, uncertainty: .none), anchors: [])
+        var engine = PositioningEngine(venue: Self.venue, configuration: Self.configuration(learning: true))
+        #expect(throws: LearnedCalibration.Mismatch.self) { try engine.restoreLearnedCalibration(far) }
+        far.site.levelDBm = -71
+        #expect(throws: Never.self) { try engine.restoreLearnedCalibration(far) }
+    }
+
+    @Test func aVenueKeepsItsAnchorsCalibrations() throws {
+        var v = Self.world()
+        v.anchors[0].calibration = AnchorCalibration(
+            source: .learned, samples: 812, uncertainty: ModelUncertainty(levelSigmaDB: 1.4, exponentSigma: 0.34))
+        let text = VenueWriter.json(v)
+        let read = try VenueLoader.parse(Array(text.utf8), file: "v.json")
+        #expect(read.anchors[0].calibration == v.anchors[0].calibration)
+        #expect(read.anchors[1].calibration == nil)
+        let bad = text.replacingOccurrences(of: "\"source\": \"learned\"", with: "\"source\": \"guessed\"")
+        #expect {
+            try VenueLoader.parse(Array(bad.utf8), file: "v.json")
+        } throws: { error in
+            "\(error)".contains("anchors[0].calibration.source: unknown source \"guessed\"")
+        }
+    }
+}
