@@ -9,6 +9,6 @@ struct BlueDotCalibrate: AsyncParsableCommand {
         abstract: "Survey a site, fit each beacon's path loss, plan beacon placement, check engine accuracy.",
         discussion: "See Calibration/README.md for the installer's walkthrough.",
         version: BuildInfo.versionLine,
-        subcommands: [SurveyCommand.self, FitCommand.self, PlanCommand.self, AccuracyCommand.self]
+        subcommands: [SurveyCommand.self, FitCommand.self, PlanCommand.self, AccuracyCommand.self, LearnedCommand.self]
     )
 }

@@ -62,6 +62,12 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Write here instead of stdout.")
     var output: String?
 
+    @Option(help: ArgumentHelp(
+        "Learn the anchors' models from the replay's own traffic (self-calibration, as bluedot run does), and "
+            + "write what was learned here (docs/formats.md, \"Learned calibration\").",
+        valueName: "file"))
+    var learn: String?
+
     @Flag(help: "Stop at the first bad input line instead of counting and skipping it.")
     var strict = false
 
@@ -114,6 +120,7 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             outcome.configure(&engine)
         }
+        if learn != nil { engine.selfCalibration = SelfCalibration.Settings() }
         var sink = try output.map { (path) throws(ValidationError) in try BufferedLines(creating: path) } ?? .standardOutput()
         let devices = try devices(venue: site)
         if RecordingReplay.isRecording(path: input) {
@@ -128,6 +135,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         sink = lines.value
         try sink.close()
+        try writeLearned(summary.learned, venue: site)
         Self.log("replay: \(summary.read)")
         Self.log("replay: \(summary.engine.fixes) fixes, \(summary.engine.outliers) outliers rejected, "
                  + "\(summary.engine.late) late, \(summary.engine.invalid) invalid, "
@@ -144,6 +152,7 @@ struct ReplayCommand: AsyncParsableCommand {
             if targets.isEmpty || targets.contains(fix.targetID) { sink.append(LocationWriter.line(fix)) }
         }
         try sink.close()
+        try writeLearned(pipeline.learnedCalibration, venue: site)
         Self.log("replay: \(input): \(summary.decoded.summary), \(summary.observations) observations")
         let counters = pipeline.counters
         Self.log("replay: \(counters.fixes) fixes, \(counters.unknownAnchors) observations of beacons "
@@ -152,6 +161,15 @@ struct ReplayCommand: AsyncParsableCommand {
             if strict { throw ValidationError("\(damage)") }
             Self.log("replay: the recording is damaged; replayed up to the damage: \(damage)")
         }
+    }
+
+    /// `--learn`: what self-calibration learned, to its file.
+    private func writeLearned(_ learned: LearnedCalibration?, venue: Venue) throws {
+        guard let path = learn, let learned else { return }
+        try (LearnedCalibrationFile.json(learned, venue: venue.name) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        Self.log("replay: learned \(learned.counters.accepted) updates from \(learned.counters.records) ticks "
+                 + "(\(learned.counters.rejectedHeldOut) refused held out); site \(String(format: "%.1f", learned.site.levelDBm)) "
+                 + "dBm at 4 m, exponent \(String(format: "%.2f", learned.site.exponent)); written to \(path)")
     }
 
     static func log(_ text: String) {

@@ -77,3 +77,33 @@ struct AccuracyCheckTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 }
+
+/// The same sets with no survey (`--survey none`) and with self-calibration only (`--survey learned`), against their
+/// baselines (Calibration/accuracy-baseline-no-survey.json, accuracy-baseline-learned.json): the CI guard on the
+/// accuracy and the radius a user who never surveys gets.
+@Suite(.enabled(if: CalibrationFixture.useSharedData, "shared data missing (BLUEDOT_REQUIRE_INTEGRATION=1 fails)"))
+struct NoSurveyAccuracyTests {
+    func check(_ use: AccuracyCheck.SurveyUse) throws -> [String: AccuracyBaseline.SetResult] {
+        let baseline = try AccuracyBaseline.load(path: CalibrationFixture.packageRoot + "/Calibration/" + use.baselineName)
+        let scenario = try AccuracyScenario(path: CalibrationFixture.dataDirectory + "/sets.json")
+        let check = AccuracyCheck()
+        check.surveyUse = use
+        #expect(use.protocolNote == baseline.protocolNote)
+        var results: [AccuracyBaseline.SetResult] = []
+        for set in scenario.sets { results.append(try check.run(set)) }
+        let failures = baseline.failures(of: results)
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        return Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0) })
+    }
+
+    @Test func withoutASurveyAndLearningTheSetsStayWithinTheirBaselines() throws {
+        let none = try check(.none)
+        let learned = try check(.learned)
+        // Where the replay is long enough to learn (the WUT flat's four runs, UJI's 884 scans), learning errs less.
+        for name in ["calibration", "geo-tx04", "geo-tx20"] {
+            let a = try #require(none[name]), b = try #require(learned[name])
+            #expect(b.median < 0.9 * a.median, "\(name): learned \(b.median) m against \(a.median) m")
+            #expect(b.learnedUpdates ?? 0 >= 1, "\(name)")
+        }
+    }
+}

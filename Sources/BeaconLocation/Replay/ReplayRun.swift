@@ -32,6 +32,8 @@ public struct ReplayRun: Sendable {
         public var engine: PositioningEngine.Counters
         /// Observations skipped because their target was not selected.
         public var otherTargets: Int
+        /// What self-calibration learned, when the configuration turned it on.
+        public var learned: LearnedCalibration?
     }
 
     /// The runner's policy for a replay: released by observations only, a failed input ends it, the engine flushed
@@ -60,7 +62,8 @@ public struct ReplayRun: Sendable {
                                  logger: logger, deliver: emit)
         try await runner.run()
         guard let read = input.report else { throw CancellationError() }
-        return Summary(read: read, engine: pipeline.counters, otherTargets: input.otherTargets)
+        return Summary(read: read, engine: pipeline.counters, otherTargets: input.otherTargets,
+                       learned: pipeline.learnedCalibration)
     }
 
     /// Replays and collects every fix.
