@@ -6,6 +6,7 @@ import History
 import Hummingbird
 import LocationBus
 import LocationDisplay
+import Positioning
 import Testing
 
 /// The HTTP API against its OpenAPI document (`/api/openapi.json`) and the route table (`GatewayRoute`): the same
@@ -28,6 +29,12 @@ import Testing
         fixture.hub.close()
         var d = fixture.dependencies(token: token)
         d.history = store
+        // Self-calibration on: a pipeline that learns, before it has heard anything.
+        var engine = EngineConfiguration.moving
+        engine.selfCalibration = SelfCalibration.Settings()
+        d.calibration = LearnedCalibrationKeeper(
+            pipeline: PositioningPipeline(venue: fixture.venue, configuration: engine), path: nil,
+            venueName: fixture.venue.name, metrics: fixture.metrics, logger: RouterFixture.quiet)
         try await Application(router: GatewayRouter.build(d)).test(.router, body)
     }
 

@@ -112,6 +112,7 @@ import Testing
             "mqtt-ca": "ca.pem", "mqtt-cert": "c.pem", "mqtt-key": "k.pem", "mqtt-protocol": "3.1.1",
             "espresense": "true", "publish-allow": "ibeacon:*, mac:c0:*", "publish-buffer": "10", "reorder-window": "0.5",
             "history": "/var/lib/bluedot/h.sqlite", "history-retention": "7", "history-max-size": "64",
+            "self-calibration": "false", "learned-calibration": "/var/lib/bluedot/learned.json",
             "ha-discovery": "true", "ha-prefix": "ha", "ha-allow": "tag-*", "ha-names": "tag-1=Alice's keys, tag-2 = Bob",
             "ha-away-timeout": "60", "ha-remove": "tag-3, tag-4",
         ]

@@ -111,6 +111,10 @@ import Testing
                                   Days of history kept (default 30).
           --history-max-size <MiB>
                                   History size cap, MiB (default 1024).
+          --no-self-calibration   Do not learn the anchors' models from ordinary traffic.
+          --learned-calibration <file>
+                                  Where self-calibration keeps what it learned: a file, default (the state
+                                  directory's learned-calibration.json), or memory.
           --no-ha-discovery       Solver role: do not publish Home Assistant MQTT discovery.
           --ha-prefix <topic>     Solver role: Home Assistant's discovery prefix (default homeassistant).
           --ha-allow <globs>      Solver role: comma-separated target-id globs announced to Home Assistant

@@ -121,6 +121,11 @@ extension GatewaySetting {
         GatewaySetting(
             "self-calibration", .boolean, example: "false",
             help: "Learn the anchors' models from ordinary traffic (default true; docs/positioning.md).",
+            flags: [
+                SettingFlag(
+                    "no-self-calibration", .presence("false"),
+                    help: "Do not learn the anchors' models from ordinary traffic."),
+            ],
             sets: \.selfCalibration.enabled
         ),
         GatewaySetting(
