@@ -19,6 +19,8 @@ enum GatewayBenchmark {
         var warmup = 10.0
         var rateHz = 1.0
         var seed: UInt64 = 7
+        /// More flags for the daemon (`--option --no-self-calibration`), each given once per option.
+        var options: [String] = []
     }
 
     static func run(_ arguments: [String]) async {
@@ -34,6 +36,7 @@ enum GatewayBenchmark {
             case "--warmup": o.warmup = Double(value) ?? o.warmup
             case "--rate": o.rateHz = Double(value) ?? o.rateHz
             case "--seed": o.seed = UInt64(value) ?? o.seed
+            case "--option": o.options.append(value)
             default: fail("unknown option \(arguments[i])")
             }
             i += 2
@@ -59,8 +62,8 @@ enum GatewayBenchmark {
         gateway.executableURL = URL(fileURLWithPath: o.binary)
         gateway.arguments = [
             "run", "--observations", observationsPath, "--venue", venuePath, "--mode", "tag", "--listen",
-            "127.0.0.1:0", "--log-level", "notice", "--history", history,
-        ]
+            "127.0.0.1:0", "--log-level", "notice", "--history", history, "--learned-calibration", "memory",
+        ] + o.options
         let logPipe = Pipe()
         gateway.standardError = logPipe
         gateway.standardOutput = FileHandle.nullDevice

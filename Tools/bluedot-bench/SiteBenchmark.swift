@@ -26,6 +26,8 @@ enum SiteBenchmark {
         var rates: [Double] = [1]
         var window = 0.3
         var seed: UInt64 = 7
+        /// More flags for the solver (`--option --no-self-calibration`), each given once per option.
+        var options: [String] = []
     }
 
     static func run(_ arguments: [String]) async {
@@ -42,6 +44,7 @@ enum SiteBenchmark {
             case "--rate", "--rates": o.rates = value.split(separator: ",").compactMap { Double($0) }
             case "--window": o.window = Double(value) ?? o.window
             case "--seed": o.seed = UInt64(value) ?? o.seed
+            case "--option": o.options.append(value)
             default: GatewayBenchmark.fail("unknown option \(arguments[i])")
             }
             i += 2
@@ -80,7 +83,7 @@ enum SiteBenchmark {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: history + suffix) }
         let solver = Process()
         solver.executableURL = URL(fileURLWithPath: o.binary)
-        solver.arguments = solverArguments(url: url, site: "bench", venue: venuePath, window: o.window)
+        solver.arguments = solverArguments(url: url, site: "bench", venue: venuePath, window: o.window) + o.options
             + ["--history", history]
         let logPipe = Pipe()
         solver.standardError = logPipe
@@ -199,7 +202,7 @@ enum SiteBenchmark {
     static func solverArguments(url: String, site: String, venue: String, window: Double) -> [String] {
         [
             "run", "--mqtt", url, "--site", site, "--venue", venue, "--mode", "tag", "--listen", "127.0.0.1:0",
-            "--reorder-window", "\(window)", "--log-level", "notice",
+            "--reorder-window", "\(window)", "--log-level", "notice", "--learned-calibration", "memory",
         ]
     }
 

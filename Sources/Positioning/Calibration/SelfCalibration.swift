@@ -26,6 +26,9 @@ public struct SelfCalibration: Sendable {
     public struct Settings: Sendable, Hashable {
         /// Records between refits.
         public var refitEveryRecords = 60
+        /// And at least this much time between refits, seconds: many targets make many records, and one refit a
+        /// minute is plenty for models that change with furniture and seasons, not seconds.
+        public var refitIntervalSeconds = 60.0
         /// Records kept (the newest).
         public var windowRecords = 900
         /// Records needed before the first refit.
@@ -122,6 +125,7 @@ public struct SelfCalibration: Sendable {
     let loss: RobustLoss
     private(set) var records: [Record] = []
     private var sinceRefit = 0
+    private var lastRefitTime = -Double.infinity
     /// The models in use, by anchor index, and the previous ones (for an undo).
     public internal(set) var models: [PathLossModel]
     public internal(set) var uncertainties: [AnchorUncertainty]
@@ -191,7 +195,7 @@ public struct SelfCalibration: Sendable {
     }
 
     /// Adds a tick's record; refits when due. Returns true when the models changed.
-    mutating func add(anchors: [Int], measurements: [RSSIMeasurement], x: Double, y: Double) -> Bool {
+    mutating func add(anchors: [Int], measurements: [RSSIMeasurement], x: Double, y: Double, t: Double) -> Bool {
         guard qualifies(measurements, x: x, y: y) else { return false }
         let cost = Self.cost(measurements, x: x, y: y, loss: loss) / Double(measurements.count)
         records.append(Record(anchors: anchors, measurements: measurements, x: x, y: y, costAtFix: cost))
@@ -207,8 +211,10 @@ public struct SelfCalibration: Sendable {
             guard counters.records >= frozenUntil else { return takeChange() }
             phase = .learning
         }
-        if records.count >= settings.minimumRecords, sinceRefit >= settings.refitEveryRecords {
+        if records.count >= settings.minimumRecords, sinceRefit >= settings.refitEveryRecords,
+           t - lastRefitTime >= settings.refitIntervalSeconds {
             sinceRefit = 0
+            lastRefitTime = t
             refit()
         }
         return takeChange()

@@ -53,7 +53,7 @@ public struct PositioningEngine: Sendable {
     private mutating func learn(from s: Int) {
         guard selfCalibration != nil, let r = trackers[s]!.record else { return }
         trackers[s]!.record = nil
-        if selfCalibration!.add(anchors: r.anchors, measurements: r.measurements, x: r.x, y: r.y) {
+        if selfCalibration!.add(anchors: r.anchors, measurements: r.measurements, x: r.x, y: r.y, t: r.t) {
             adoptLearnedModels()
         }
     }

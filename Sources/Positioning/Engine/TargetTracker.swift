@@ -44,7 +44,7 @@ struct TargetTracker {
     /// m²: kept for the fixes predicted from it.
     var modelCovariance = (sxx: 0.0, sxy: 0.0, syy: 0.0)
     /// The last update's measurements and fix, for self-calibration; taken by the engine.
-    var record: (anchors: [Int], measurements: [RSSIMeasurement], x: Double, y: Double)?
+    var record: (anchors: [Int], measurements: [RSSIMeasurement], x: Double, y: Double, t: Double)?
 
     init(target: String, firstTime: Double) {
         self.target = target
@@ -147,7 +147,7 @@ struct TargetTracker {
             lastGood = (k.x[0], k.x[1])
             let prior = context.trilaterator.priorVariance
             if context.configuration.selfCalibration != nil {
-                record = (tickAnchors, measurements, k.x[0], k.x[1])
+                record = (tickAnchors, measurements, k.x[0], k.x[1], g)
             }
             modelCovariance = ModelErrorPropagation.covariance(
                 measurements, uncertainties: tickAnchors.map { context.anchors.uncertainties[$0] },
