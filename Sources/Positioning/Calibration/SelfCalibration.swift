@@ -4,9 +4,11 @@ import Glibc
 /// Learns the anchors' path-loss models from the fixes the engine already makes: no survey, no truth.
 ///
 /// Every update tick with enough geometry leaves a record: the tick's measurements (one per anchor heard) and the
-/// fix. Every `Settings.refitEveryRecords` records, a robust EM pass over the last `Settings.windowRecords` of them
-/// alternates two steps (the joint estimate of positions and models; Sorour et al., "Joint indoor localization and
-/// radio map construction with limited deployment load", IEEE TMC 14(5), 2015, take the same road for fingerprints):
+/// fix. Every `Settings.refitEveryRecords` records (and at most once a `Settings.refitIntervalSeconds`), a robust EM
+/// pass over the last `Settings.windowRecords` of them alternates two steps, the joint estimate of positions and
+/// models (Pajovic et al., "An unsupervised indoor localization method based on received signal strength (RSS)
+/// measurements", IEEE GLOBECOM 2015, estimate each access point's path-loss coefficient with the locations by EM;
+/// Li et al., arXiv 2406.14664, 2024, estimate transmit power and exponent with the positions of 50 BLE nodes):
 /// - each record's position is solved again under the current models (Huber-weighted Gauss-Newton from its fix,
 ///   within the venue's bounds);
 /// - the models are fitted on those positions by Huber IRLS, in two levels as the prior measured them
