@@ -193,4 +193,53 @@ import Testing
             "\(error)".contains("anchors[0].calibration.source: unknown source \"guessed\"")
         }
     }
+
+    /// Receivers with hidden gains of up to ±6 dB that hear each other (each advertises once a second; walls between
+    /// three pairs take 8 dB): the links give the gains back, and the tag's fixes err less than learning from the
+    /// tag alone. Figures printed for docs/positioning.md, "Receivers that hear each other".
+    @Test func receiversThatHearEachOtherGiveTheirGains() throws {
+        let gains = [5.0, -6.0, 2.0, -3.0, 6.0, -1.0, 4.0, -4.5]
+        var world = testVenue(model: PathLossModel(measuredPowerDBm: -50, pathLossExponent: 2.2, shadowingSigmaDB: 3))
+        for i in world.anchors.indices { world.anchors[i].measuredPowerDBm = -50 + gains[i] }
+        let walk = simulatedWalk(seconds: 900, venue: world, seed: 81)
+        var rng = SeededGenerator(seed: 82)
+        let walled: Set<[Int]> = [[0, 4], [1, 5], [2, 6]]
+        var links: [Observation] = []
+        for second in stride(from: walk.truth[0].t, to: walk.truth.last!.t, by: 1) {
+            for (i, a) in world.anchors.enumerated() {
+                for (j, b) in world.anchors.enumerated() where i != j {
+                    let d = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+                    let wall = walled.contains([min(i, j), max(i, j)]) ? 8.0 : 0
+                    let rssi = -55 + gains[j] - 22 * log10(d) - wall + 3 * rng.gaussian()
+                    links.append(Observation(t: second + 0.001 * Double(i), anchor: b.id, target: a.id, rssiDBm: rssi))
+                }
+            }
+        }
+        let heard = (walk.observations + links).sorted { $0.t < $1.t }
+        let late = walk.truth.filter { $0.t > walk.truth[0].t + 300 }
+        func median(_ observations: [Observation], venue: Venue = Self.venue, learning: Bool) -> (Double, PositioningEngine) {
+            let (fixes, engine) = Self.run(observations, venue: venue, configuration: Self.configuration(learning: learning))
+            return (Evaluator.evaluate(fixes: fixes, truth: late).median ?? .infinity, engine)
+        }
+        let (withPairs, engine) = median(heard, learning: true)
+        let (withoutPairs, _) = median(walk.observations, learning: true)
+        let (none, _) = median(walk.observations, learning: false)
+        var known = world
+        for i in known.anchors.indices {
+            known.anchors[i].calibration = AnchorCalibration(source: .survey, samples: 1000, uncertainty: .none)
+        }
+        let (trueGains, _) = median(walk.observations, venue: known, learning: false)
+        #expect(engine.counters.anchorLinks == links.count, "links are not targets")
+        let fit = try #require(engine.pairCalibration?.fit)
+        let recovered = fit.gains.map { $0?.offsetDB ?? .nan }
+        let mean = recovered.reduce(0, +) / 8, trueMean = gains.reduce(0, +) / 8
+        let rms = (zip(recovered, gains).map { ($0 - mean - ($1 - trueMean)) * ($0 - mean - ($1 - trueMean)) }
+            .reduce(0, +) / 8).squareRoot()
+        print(String(format: "pairs: gains recovered to %.2f dB rms (%@); tag median %.2f m with pairs, %.2f m learning "
+                     + "from the tag alone, %.2f m not learning, %.2f m with the true models", rms,
+                     recovered.map { String(format: "%+.1f", $0 - mean) }.joined(separator: " "), withPairs,
+                     withoutPairs, none, trueGains))
+        #expect(rms < 1.5, "gains recovered to \(rms) dB rms")
+        #expect(withPairs < withoutPairs, "with pairs \(withPairs) m, without \(withoutPairs) m")
+    }
 }

@@ -141,6 +141,9 @@ public struct SelfCalibration: Sendable {
     public internal(set) var samples: [Int]
     public internal(set) var phase = Phase.collecting
     public internal(set) var counters = Counters()
+    /// Each anchor's prior mean own level offset, dB: 0, or its gain from the links between receivers
+    /// (`PairCalibration`), with that gain's sigma replacing the prior's.
+    private var gainPriors: [(offsetDB: Double, sigmaDB: Double)?]
     /// Whether the models changed since `takeChange()` was last called.
     var changed = false
 
@@ -156,6 +159,7 @@ public struct SelfCalibration: Sendable {
         self.models = models
         self.uncertainties = uncertainties
         samples = Array(repeating: 0, count: models.count)
+        gainPriors = Array(repeating: nil, count: models.count)
         parameters = Parameters(siteLevel: site.measuredPowerDBm - site.pathLossExponent * Self.l4,
                                 siteExponent: site.pathLossExponent,
                                 level: Array(repeating: 0, count: models.count),
@@ -301,6 +305,28 @@ public struct SelfCalibration: Sendable {
         changed = true
     }
 
+    /// Takes the receivers' gains from the links between them as the prior of each uncalibrated anchor's own
+    /// level offset, and as its offset until traffic says more: a receiver that hears everything 5 dB louder is
+    /// known to from its first link fit, not after minutes of tags.
+    mutating func adoptPairGains(_ fit: PairCalibration.Fit) {
+        var p = parameters
+        for i in models.indices {
+            guard let g = fit.gains[i], !priorUncertainties[i].shared.isZero else { continue }
+            let offset = min(max(g.offsetDB, -settings.anchorLevelRangeDB), settings.anchorLevelRangeDB)
+            let sigma = max(g.sigmaDB, 0.5)
+            gainPriors[i] = (offset, sigma)
+            p.level[i] = offset
+            p.ownSigma[i] = ModelUncertainty(levelSigmaDB: max(sigma, settings.learnedFloor.levelSigmaDB),
+                                             exponentSigma: priorUncertainties[i].own.exponentSigma)
+        }
+        parameters = p
+        models = models.indices.map { model($0, p) }
+        uncertainties = models.indices.map { i in
+            priorUncertainties[i].shared.isZero ? uncertainties[i] : AnchorUncertainty(shared: p.siteSigma, own: p.ownSigma[i])
+        }
+        changed = true
+    }
+
     /// The robust cost of records with their positions solved again under parameters p.
     private func heldOutCost(_ test: [Record], _ p: Parameters) -> Double {
         let ms = models.indices.map { model($0, p) }
@@ -369,8 +395,9 @@ public struct SelfCalibration: Sendable {
                 let baseLevel = base.measuredPowerDBm - base.pathLossExponent * Self.l4
                 let own = rows[a].map { (l: $0.l, y: $0.y - (baseLevel - base.pathLossExponent * $0.l), s: $0.s) }
                 let prior = priorUncertainties[a].own
-                let f = line(own, priorLevel: 0, priorExponent: 0,
-                             prior: ModelUncertainty(levelSigmaDB: max(prior.levelSigmaDB, 0.05),
+                let gain = gainPriors[a]
+                let f = line(own, priorLevel: gain?.offsetDB ?? 0, priorExponent: 0,
+                             prior: ModelUncertainty(levelSigmaDB: max(gain?.sigmaDB ?? prior.levelSigmaDB, 0.05),
                                                      exponentSigma: max(prior.exponentSigma, 0.005)))
                 p.level[a] = min(max(f.level, -settings.anchorLevelRangeDB), settings.anchorLevelRangeDB)
                 p.exponent[a] = min(max(f.exponent, -settings.anchorExponentRange), settings.anchorExponentRange)

@@ -22,6 +22,9 @@ public struct PositioningEngine: Sendable {
         public var invalid = 0
         /// Fixes emitted.
         public var fixes = 0
+        /// Observations of one anchor by another (receivers that hear each other): links for `PairCalibration`,
+        /// never a target to locate.
+        public var anchorLinks = 0
 
         /// All zero.
         public init() {}
@@ -30,6 +33,8 @@ public struct PositioningEngine: Sendable {
     var context: EngineContext
     /// Learning the anchors' models, when the configuration asks (`EngineConfiguration.selfCalibration`).
     public private(set) var selfCalibration: SelfCalibration?
+    /// The receivers' gains from the links between anchors, with self-calibration.
+    public private(set) var pairCalibration: PairCalibration?
     /// Live trackers by slot; a freed slot is nil until reused.
     private var trackers: [TargetTracker?] = []
     private var freeSlots: [Int] = []
@@ -46,6 +51,7 @@ public struct PositioningEngine: Sendable {
             selfCalibration = SelfCalibration(settings: settings, models: context.anchors.models,
                                               uncertainties: context.anchors.uncertainties, site: venue.model,
                                               bounds: venue.bounds)
+            pairCalibration = PairCalibration()
         }
     }
 
@@ -94,6 +100,17 @@ public struct PositioningEngine: Sendable {
         emit(before: o.t, into: &fixes)
         guard let a = context.anchors.index[o.anchor] else {
             counters.unknownAnchors += 1
+            return
+        }
+        if let tx = context.anchors.index[o.target] {
+            // One anchor heard by another: a link at known places, not a target.
+            counters.anchorLinks += 1
+            if pairCalibration != nil,
+               pairCalibration!.add(tx: tx, rx: a, rssiDBm: o.rssiDBm, t: o.t, anchors: context.anchors),
+               let fit = pairCalibration!.fit {
+                selfCalibration?.adoptPairGains(fit)
+                adoptLearnedModels()
+            }
             return
         }
         let interval = context.configuration.intervalSeconds
