@@ -468,9 +468,16 @@ struct SiteBrokerTests {
             #"{"id":"apple:1005:9-26","idType":10,"mac":"d00000000002","rssi@1m":-65,"rssi":-80,"raw":5.1,"distance":4.0,"speed":0.1,"mobility":0}"#])
         _ = try broker.publish(["-t", "espresense/rooms/kitchen/status", "-m", "online"])
         _ = try broker.publish(["-t", "espresense/devices/irk:ec0234a357c8ad05341010a60a397d9b/garage", "-m", #"{"rssi":-66}"#])
-        #expect(await eventually { collected.count == 3 })
-        #expect(await eventually { solver.siteStatistics.strangers == 2 })
-        let byAnchor = Dictionary(uniqueKeysWithValues: collected.observations.map { ($0.anchor, $0) })
+        // Nodes hear each other: office's own advertisement heard in the kitchen is a link between two receivers
+        // (target: the node, an anchor); a node the venue does not have is a stranger.
+        _ = try broker.publish(["-t", "espresense/devices/node:office/kitchen", "-m", #"{"rssi@1m":-59,"rssi":-68}"#])
+        _ = try broker.publish(["-t", "espresense/devices/node:attic/kitchen", "-m", #"{"rssi":-75}"#])
+        #expect(await eventually { collected.count == 4 })
+        #expect(await eventually { solver.siteStatistics.strangers == 3 })
+        let link = collected.observations.first { $0.target == "office" }
+        #expect(link?.anchor == "kitchen" && link?.rssiDBm == -68, "\(collected.observations)")
+        let byAnchor = Dictionary(uniqueKeysWithValues: collected.observations.filter { $0.target != "office" }
+            .map { ($0.anchor, $0) })
         // ESPresense's iBeacon id becomes BlueDot's canonical one; its fingerprint and irk: id of a registry
         // device become that device's id.
         #expect(byAnchor["kitchen"]?.target == "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7")

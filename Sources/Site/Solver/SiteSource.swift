@@ -323,9 +323,16 @@ public final class SiteSource: ObservationSource {
         if let reference = report.referencePowerDBm, let model = measuredPower[report.node] {
             rssi += model - reference
         }
-        // ESPresense's ids: `irk:…` and aliases map to registry devices, iBeacons to beacons; the rest (the
-        // firmware's fingerprints of everyone's phones) are strangers.
-        guard let target = devices.identify(reportedID: Self.canonicalTarget(report.device)).targetID else {
+        // ESPresense's ids: `irk:…` and aliases map to registry devices, iBeacons to beacons; another node's own
+        // advertisement (`node:<id>`, a node of the venue) is a link between two receivers at known places, which the
+        // engine learns the receivers' gains from (docs/positioning.md, "Receivers that hear each other"); the rest
+        // (the firmware's fingerprints of everyone's phones) are strangers.
+        let target: String
+        if let node = Self.nodeAdvertisement(report.device), knownReceivers.contains(node) {
+            target = node
+        } else if let identified = devices.identify(reportedID: Self.canonicalTarget(report.device)).targetID {
+            target = identified
+        } else {
             state.withLock { $0.statistics.strangers += 1 }
             return
         }
@@ -337,6 +344,12 @@ public final class SiteSource: ObservationSource {
             count(&r, 1, now: now)
             s.receivers[report.node] = r
         }
+    }
+
+    /// The node id of an ESPresense node's own advertisement (`node:<id>`), nil for any other device.
+    static func nodeAdvertisement(_ device: String) -> String? {
+        guard device.hasPrefix("node:"), device.count > 5 else { return nil }
+        return String(device.dropFirst(5))
     }
 
     /// ESPresense's id of an iBeacon (`iBeacon:<uuid>-<major>-<minor>`) as BlueDot's canonical id
