@@ -9,8 +9,8 @@ import Glibc
 /// models (Pajovic et al., "An unsupervised indoor localization method based on received signal strength (RSS)
 /// measurements", IEEE GLOBECOM 2015, estimate each access point's path-loss coefficient with the locations by EM;
 /// Li et al., arXiv 2406.14664, 2024, estimate transmit power and exponent with the positions of 50 BLE nodes):
-/// - each record's position is solved again under the current models (Huber-weighted Gauss-Newton from its fix,
-///   within the venue's bounds);
+/// - each record's position is solved again under the current models (the engine's `PositionSolver` from its fix,
+///   Huber, within the venue's bounds);
 /// - the models are fitted on those positions by Huber IRLS, in two levels as the prior measured them
 ///   (`UncalibratedPrior`): one site level and slope that every uncalibrated anchor shares, with the formats'
 ///   default as its prior mean, and each anchor's own level and slope around it. An anchor a survey fitted keeps
@@ -69,7 +69,7 @@ public struct SelfCalibration: Sendable {
         /// The least uncertainty a learned model claims, whatever its standard errors say: the rms difference
         /// between what the replays of the shared sets learn and what their surveys fit
         /// (docs/positioning.md, "Self-calibration").
-        public var learnedFloor = ModelUncertainty(levelSigmaDB: 1.4, exponentSigma: 0.34)
+        public var learnedFloor = ModelUncertainty(levelSigmaDB: 1.4, exponentSigma: 0.46)
 
         /// The defaults.
         public init() {}
@@ -123,8 +123,8 @@ public struct SelfCalibration: Sendable {
     let priorUncertainties: [AnchorUncertainty]
     /// The site's prior model (the venue's default), for the shared anchors.
     let siteModel: PathLossModel
-    let bounds: Venue.Bounds?
     let loss: RobustLoss
+    let solver: PositionSolver
     private(set) var records: [Record] = []
     private var sinceRefit = 0
     private var lastRefitTime = -Double.infinity
@@ -154,8 +154,8 @@ public struct SelfCalibration: Sendable {
         priorModels = models
         priorUncertainties = uncertainties
         siteModel = site
-        self.bounds = bounds
         loss = .huber(settings.huberThreshold)
+        solver = PositionSolver(loss: loss, bounds: bounds, maxIterations: 8)
         self.models = models
         self.uncertainties = uncertainties
         samples = Array(repeating: 0, count: models.count)
@@ -438,32 +438,15 @@ public struct SelfCalibration: Sendable {
         return (level, n, sigma)
     }
 
-    /// A Huber-weighted Gauss-Newton position from (x, y) under the measurements' models, kept in the bounds.
-    func solve(_ m: [RSSIMeasurement], x x0: Double, y y0: Double) -> (Double, Double) {
-        var x = x0, y = y0
-        for _ in 0..<4 {
-            var i00 = 1e-3, i01 = 0.0, i11 = 1e-3, b0 = 0.0, b1 = 0.0
-            for k in m.indices {
-                let (r, gx, gy) = m[k].linearize(x: x, y: y)
-                let w = loss.weight(r)
-                i00 += w * gx * gx; i01 += w * gx * gy; i11 += w * gy * gy
-                b0 += w * gx * r; b1 += w * gy * r
-            }
-            let det = i00 * i11 - i01 * i01
-            guard det > 0 else { break }
-            var dx = (i11 * b0 - i01 * b1) / det, dy = (i00 * b1 - i01 * b0) / det
-            let step = (dx * dx + dy * dy).squareRoot()
-            if step > 2 { dx *= 2 / step; dy *= 2 / step }
-            x += dx
-            y += dy
-            if let b = bounds {
-                x = min(max(x, b.minX), b.maxX)
-                y = min(max(y, b.minY), b.maxY)
-            }
-            if step < 1e-3 { break }
-        }
-        return (x, y)
+    /// The position under the measurements' models, from (x, y): the engine's solver (Huber, in the venue's
+    /// bounds), with a prior of negligible weight at the start.
+    func solve(_ m: [RSSIMeasurement], x: Double, y: Double) -> (Double, Double) {
+        let s = solver.solve(m, priorMean: [x, y], priorInformation: Self.startPrior, start: [x, y])
+        return (s.state[0], s.state[1])
     }
+
+    /// A prior at the start worth almost nothing: it only keeps a solve with too little information defined.
+    static let startPrior = Matrix.diagonal([1e-3, 1e-3])
 
     /// Σ ρ of the normalized residuals at (x, y).
     static func cost(_ m: [RSSIMeasurement], x: Double, y: Double, loss: RobustLoss) -> Double {

@@ -37,6 +37,29 @@ enum FileTargets {
         rewrites(venue)
     }
 
+    /// Reads the bytes as a learned-calibration file: one that parses must write and parse again to the same, and
+    /// an engine on a ring of anchors either takes it up, with finite models, or refuses it whole.
+    static func learnedCalibration(_ bytes: [UInt8]) {
+        guard let (learned, venue) = try? LearnedCalibrationFile.parse(bytes, file: "fuzz.json") else { return }
+        let again = try? LearnedCalibrationFile.parse(Array(LearnedCalibrationFile.json(learned, venue: venue).utf8),
+                                                      file: "fuzz.json")
+        check(again?.learned == learned && again?.venue == venue, "a learned calibration did not round-trip")
+        var configuration = EngineConfiguration.moving
+        configuration.selfCalibration = SelfCalibration.Settings()
+        var engine = PositioningEngine(venue: ringVenue, configuration: configuration)
+        guard (try? engine.restoreLearnedCalibration(learned)) != nil else { return }
+        for e in engine.learnedCalibration?.anchors ?? [] {
+            check(e.measuredPowerDBm.isFinite && e.pathLossExponent.isFinite, "a learned model is not finite")
+        }
+    }
+
+    /// Four anchors named as the seeds name them.
+    private static let ringVenue = Venue(
+        name: "ring", anchors: [
+            Anchor(id: "a0", x: 0, y: 0), Anchor(id: "a1", x: 10, y: 0), Anchor(id: "a2", x: 10, y: 10),
+            Anchor(id: "a3", x: 0, y: 10),
+        ], bounds: Venue.Bounds(minX: 0, minY: 0, maxX: 10, maxY: 10))
+
     /// Splits the bytes at NUL into the archive's files, in the order of `IMDFArchive.fileNames` (an empty part
     /// leaves that file out), and converts them.
     static func imdf(_ bytes: [UInt8]) {

@@ -41,6 +41,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case bluezInfo = "bluez-info"
     /// What gpsd sends: JSON reports, one per line (`--gpsd`).
     case gpsd
+    /// What self-calibration learned (`learned-calibration.json` in the state directory), taken up at start.
+    case learnedCalibration = "learned-calibration"
 
     /// Runs the target on one input.
     public func run(_ bytes: [UInt8]) {
@@ -62,6 +64,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .devices: DeviceTargets.registry(bytes)
         case .gpsd: GNSSTargets.gpsd(bytes)
         case .bluezInfo: DeviceTargets.bluezInfo(bytes)
+        case .learnedCalibration: FileTargets.learnedCalibration(bytes)
         }
     }
 }
