@@ -234,7 +234,7 @@ public struct HeldOutCalibration: Sendable {
 
     /// A fold's survey lines as observations, in time order, through the daemon's positioning step (one
     /// `PositioningPipeline`: the batch of the whole fold, then the end of its input).
-    public static func replay(_ samples: [CalibrationSample], venue: Venue, configuration: EngineConfiguration)
+    static func replay(_ samples: [CalibrationSample], venue: Venue, configuration: EngineConfiguration)
         -> [Location] {
         let pipeline = PositioningPipeline(venue: venue, configuration: configuration)
         var batch = ObservationBatch()

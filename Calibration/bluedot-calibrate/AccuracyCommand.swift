@@ -13,7 +13,9 @@ struct AccuracyCommand: ParsableCommand {
             `bluedot replay --calibrate` calibrates, with the radius scaled by the conformal calibration of the \
             other folds' held-out scores; the set's fixes are scored against its truth. A set fails when median or p90 exceed the baseline by more than 10% + 0.05 m, when \
             coverage68 leaves [0.60, 0.76] (widened to baseline +/- 0.05), or when its scored share drops by more \
-            than 0.02. Exit 1 with one line per failure. --write-baseline records the current figures instead.
+            than 0.02. Exit 1 with one line per failure. --write-baseline records the current figures instead. \
+            --survey none replays the same survey lines on the venue as given, --survey learned with self-calibration \
+            (each against its own baseline, Calibration/accuracy-baseline-no-survey.json and -learned.json).
             """
     )
 
@@ -89,6 +91,9 @@ struct AccuracyCommand: ParsableCommand {
         guard let use = AccuracyCheck.SurveyUse(rawValue: survey) else {
             throw ValidationError("--survey: expected one of "
                                   + AccuracyCheck.SurveyUse.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if use != .heldOut, perFold || splitAfter != nil {
+            throw ValidationError("--per-fold and --split-after score the held-out folds: not with --survey \(use.rawValue)")
         }
         let baselinePath = baseline ?? Self.packageRoot + "/Calibration/" + use.baselineName
         let sets = try AccuracyScenario(path: scenarioPath).sets.filter { only.isEmpty || only.contains($0.name) }

@@ -16,7 +16,9 @@ public final class LearnedCalibrationKeeper: Sendable {
     private let venueName: String
     private let logger: Logger
     private let metrics: GatewayMetrics
-    private let saved = LockedValue<SelfCalibration.Counters?>(nil)
+    /// The models last written (or taken up): the file is written again only when they change, not with every
+    /// record, so that a gateway on an SD card does not wear it out.
+    private let saved = LockedValue<[Double]?>(nil)
     private let reported = LockedValue(SelfCalibration.Counters())
 
     /// Takes up the file at `path` (when there is one), into `pipeline`'s engine.
@@ -35,7 +37,7 @@ public final class LearnedCalibrationKeeper: Sendable {
                 return
             }
             try pipeline.restoreLearnedCalibration(learned)
-            saved.withLock { $0 = learned.counters }
+            saved.withLock { $0 = Self.models(learned) }
             reported.withLock { $0 = learned.counters }
             logger.info("learned calibration taken up", metadata: [
                 "file": "\(path)", "updates": "\(learned.counters.accepted)", "records": "\(learned.counters.records)",
@@ -51,22 +53,29 @@ public final class LearnedCalibrationKeeper: Sendable {
         pipeline.learnedCalibration.map { LearnedCalibrationFile.json($0, venue: venueName) }
     }
 
-    /// Sets the metrics, and writes the file when learning moved on since it was last written.
+    /// Sets the metrics, and writes the file when learning changed the models since it was last written.
     public func record() {
         guard let learned = pipeline.learnedCalibration else { return }
         setMetrics(learned)
-        guard let path, saved.value != learned.counters else { return }
+        let models = Self.models(learned)
+        guard let path, saved.value != models else { return }
         do {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             try (LearnedCalibrationFile.json(learned, venue: venueName) + "\n")
                 .write(toFile: path, atomically: true, encoding: .utf8)
-            saved.withLock { $0 = learned.counters }
+            saved.withLock { $0 = models }
         } catch {
-            // Once per change of counters: the next pass tries again only when there is more to keep.
-            saved.withLock { $0 = learned.counters }
+            // Once per change of the models: the next pass tries again only when there is more to keep.
+            saved.withLock { $0 = models }
             logger.warning("cannot keep the learned calibration", metadata: ["file": "\(path)", "reason": "\(error)"])
         }
+    }
+
+    /// The numbers that change when learning changes the models: the site's and every anchor's.
+    private static func models(_ learned: LearnedCalibration) -> [Double] {
+        [learned.site.levelDBm, learned.site.exponent]
+            + learned.anchors.flatMap { [$0.measuredPowerDBm, $0.pathLossExponent, $0.uncertainty.levelSigmaDB] }
     }
 
     private func setMetrics(_ learned: LearnedCalibration) {

@@ -35,26 +35,20 @@ public struct PairCalibration: Sendable {
         public init() {}
     }
 
+    /// A receiver's gain offset and its standard error, dB.
+    public struct Gain: Sendable, Hashable {
+        public var offsetDB: Double
+        public var sigmaDB: Double
+    }
+
     /// A fit.
     public struct Fit: Sendable, Hashable {
         /// The site's level at 4 m and exponent for links between receivers.
         public var levelDBm: Double, exponent: Double
-        /// Each receiving anchor's gain offset and its standard error, dB, by anchor index (nil: it heard no link).
-        public var gains: [(offsetDB: Double, sigmaDB: Double)?]
+        /// Each receiving anchor's gain, by anchor index (nil: it heard no link).
+        public var gains: [Gain?]
         /// Links fitted.
         public var links: Int
-
-        public static func == (a: Fit, b: Fit) -> Bool {
-            a.levelDBm == b.levelDBm && a.exponent == b.exponent && a.links == b.links
-                && a.gains.count == b.gains.count
-                && zip(a.gains, b.gains).allSatisfy { $0?.offsetDB == $1?.offsetDB && $0?.sigmaDB == $1?.sigmaDB }
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(levelDBm)
-            hasher.combine(exponent)
-            hasher.combine(links)
-        }
     }
 
     public let settings: Settings
@@ -132,8 +126,8 @@ public struct PairCalibration: Sendable {
                 weights[k] = loss.weight((r.y - (level + gains[r.rx] - n * r.l)) / settings.linkSigmaDB)
             }
         }
-        let result = (0..<count).map { j -> (offsetDB: Double, sigmaDB: Double)? in
-            heard[j] > 0 ? (gains[j], (1 / (heard[j] + gainPrecision)).squareRoot()) : nil
+        let result = (0..<count).map { j -> Gain? in
+            heard[j] > 0 ? Gain(offsetDB: gains[j], sigmaDB: (1 / (heard[j] + gainPrecision)).squareRoot()) : nil
         }
         return Fit(levelDBm: level, exponent: n, gains: result, links: rows.count)
     }

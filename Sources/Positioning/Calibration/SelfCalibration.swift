@@ -109,11 +109,17 @@ public struct SelfCalibration: Sendable {
 
     /// Counts of what happened.
     public struct Counters: Sendable, Hashable {
+        /// Ticks kept as evidence (enough anchors and geometry).
         public var records = 0
+        /// Refits tried: each ends accepted or rejected.
         public var refits = 0
+        /// Proposals taken.
         public var accepted = 0
+        /// Proposals the held-out check refused.
         public var rejectedHeldOut = 0
+        /// Updates undone when the records after them fitted worse.
         public var undone = 0
+        /// All zero.
         public init() {}
     }
 
@@ -143,7 +149,7 @@ public struct SelfCalibration: Sendable {
     public internal(set) var counters = Counters()
     /// Each anchor's prior mean own level offset, dB: 0, or its gain from the links between receivers
     /// (`PairCalibration`), with that gain's sigma replacing the prior's.
-    private var gainPriors: [(offsetDB: Double, sigmaDB: Double)?]
+    private var gainPriors: [PairCalibration.Gain?]
     /// Whether the models changed since `takeChange()` was last called.
     var changed = false
 
@@ -314,7 +320,7 @@ public struct SelfCalibration: Sendable {
             guard let g = fit.gains[i], !priorUncertainties[i].shared.isZero else { continue }
             let offset = min(max(g.offsetDB, -settings.anchorLevelRangeDB), settings.anchorLevelRangeDB)
             let sigma = max(g.sigmaDB, 0.5)
-            gainPriors[i] = (offset, sigma)
+            gainPriors[i] = PairCalibration.Gain(offsetDB: offset, sigmaDB: sigma)
             p.level[i] = offset
             p.ownSigma[i] = ModelUncertainty(levelSigmaDB: max(sigma, settings.learnedFloor.levelSigmaDB),
                                              exponentSigma: priorUncertainties[i].own.exponentSigma)

@@ -4,7 +4,7 @@ struct AnchorTable: Sendable {
     let anchors: [Anchor]
     /// Each anchor's effective model (its overrides over the venue default; what self-calibration learned).
     var models: [PathLossModel]
-    /// How far each anchor's model may be from the truth (`Anchor.uncertainty(in:)`, then what self-calibration
+    /// How far each anchor's model may be from the truth (`Anchor.uncertainty`, then what self-calibration
     /// learned).
     var uncertainties: [AnchorUncertainty]
     /// Each anchor's height above the venue datum (floor elevation + z), metres.
@@ -21,7 +21,7 @@ struct AnchorTable: Sendable {
         anchors = venue.anchors
         fields = venue.anchors.map { field?.layers[$0.id] }
         models = venue.anchors.map { $0.model(default: venue.model) }
-        uncertainties = venue.anchors.map { $0.uncertainty(in: venue) }
+        uncertainties = venue.anchors.map(\.uncertainty)
         var elevation: [Int: Double] = [:]
         for f in venue.floors { elevation[f.floor] = f.elevationMeters }
         heights = venue.anchors.map { $0.z + (elevation[$0.floor] ?? 0) }

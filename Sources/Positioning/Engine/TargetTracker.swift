@@ -43,6 +43,11 @@ struct TargetTracker {
     /// The position covariance the anchors' model errors add to the last update's fix (`ModelErrorPropagation`),
     /// m²: kept for the fixes predicted from it.
     var modelCovariance = (sxx: 0.0, sxy: 0.0, syy: 0.0)
+    /// The last fix's radius without the model errors: what its room is decided with. A model error moves a fix
+    /// and the fixes around it alike, so it does not make one room of the venue's map likelier than its
+    /// neighbour; spread over the map, it would put the mass outside every room instead (docs/positioning.md,
+    /// "No survey").
+    var roomRadius = 0.0
     /// The last update's measurements and fix, for self-calibration; taken by the engine.
     var record: (anchors: [Int], measurements: [RSSIMeasurement], x: Double, y: Double, t: Double)?
 
@@ -231,8 +236,10 @@ struct TargetTracker {
         let m = modelCovariance
         let r = AccuracyRadius.radius68(sxx: k.P[0, 0] + m.sxx, sxy: k.P[0, 1] + m.sxy, syy: k.P[1, 1] + m.syy)
             * c.radiusScale
-        let radius = (r * r + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot()
-            * (context.radiusCalibration?.scale(anchors: heard) ?? 1)
+        let scale = context.radiusCalibration?.scale(anchors: heard) ?? 1
+        let radius = (r * r + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot() * scale
+        let own = AccuracyRadius.radius68(k.P) * c.radiusScale
+        roomRadius = (own * own + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot() * scale
         gridIndex += 1
         let moving = c.reportsMotion && heard > 0
         return Location(timestamp: g, targetID: target, x: position.x, y: position.y, floor: floorEstimator.floor,

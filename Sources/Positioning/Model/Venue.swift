@@ -167,7 +167,7 @@ public struct Anchor: Sendable, Hashable {
     /// Per-anchor shadowing sigma (from calibration), dB.
     public var shadowingSigmaDB: Double?
     /// How well the anchor's model is known, when a calibration says (a survey fit, or what the engine learned);
-    /// nil: see `uncertainty(in:)`.
+    /// nil: see `uncertainty`.
     public var calibration: AnchorCalibration?
 
     /// Creates an anchor.
@@ -186,7 +186,7 @@ public struct Anchor: Sendable, Hashable {
     /// How far the anchor's model may be from the truth, as the engine takes it: its calibration's when it has one;
     /// none when it carries a whole fitted model of its own (measuredPower, exponent and shadowing sigma: a venue
     /// fitted before calibrations were written); else the prior of an uncalibrated anchor (`UncalibratedPrior`).
-    public func uncertainty(in venue: Venue) -> AnchorUncertainty {
+    public var uncertainty: AnchorUncertainty {
         if let calibration { return AnchorUncertainty(shared: .none, own: calibration.uncertainty) }
         if measuredPowerDBm != nil, pathLossExponent != nil, shadowingSigmaDB != nil { return .none }
         return .uncalibrated

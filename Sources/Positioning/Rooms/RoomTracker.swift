@@ -70,11 +70,13 @@ public struct RoomTracker: Sendable, Hashable {
 }
 
 extension RoomMap {
-    /// Sets `fix.room` (the room's id) and `fix.roomProbability` from the fix's position and radius, moving
-    /// `tracker` on by the rules. Does nothing when there are no rooms.
-    public func assign(_ fix: inout Location, tracker: inout RoomTracker, rules: RoomHysteresis) {
+    /// Sets `fix.room` (the room's id) and `fix.roomProbability` from the fix's position and a 68% radius (the
+    /// fix's own when none is given), moving `tracker` on by the rules. Does nothing when there are no rooms.
+    public func assign(_ fix: inout Location, tracker: inout RoomTracker, rules: RoomHysteresis,
+                       radius68: Double? = nil) {
         guard !isEmpty else { return }
-        let probabilities = probabilities(x: fix.x, y: fix.y, radius68: fix.horizontalAccuracyMeters, floor: fix.floor)
+        let probabilities = probabilities(x: fix.x, y: fix.y, radius68: radius68 ?? fix.horizontalAccuracyMeters,
+                                          floor: fix.floor)
         let (room, p) = tracker.update(probabilities, t: fix.timestamp, rules: rules)
         fix.room = room.map { shapes[$0].id }
         fix.roomProbability = p
