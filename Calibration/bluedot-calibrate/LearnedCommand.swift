@@ -32,7 +32,7 @@ struct LearnedCommand: ParsableCommand {
     func run() throws {
         guard (0...1).contains(minConfidence) else { throw ValidationError("--min-confidence must be from 0 to 1") }
         var site = try VenueLoader.load(path: venue)
-        let (learned, learnedVenue) = try LearnedCalibrationFile.load(path: learned)
+        let (file, learnedVenue) = try LearnedCalibrationFile.load(path: learned)
         if learnedVenue != site.name {
             throw ValidationError("\(learned) was learned in venue \"\(learnedVenue)\", not \"\(site.name)\"")
         }
@@ -40,13 +40,13 @@ struct LearnedCommand: ParsableCommand {
         for (i, a) in site.anchors.enumerated() { index[a.id] = i }
         var written = 0
         print("anchor                measuredPower  exponent  level sigma  samples  confidence")
-        for e in learned.anchors {
+        for e in file.anchors {
             guard let i = index[e.id] else {
                 FileHandle.standardError.write(Data("\(e.id): not in \(venue), left out\n".utf8))
                 continue
             }
             let taken = e.samples > 0 && e.confidence >= minConfidence
-            let site2 = e.sharesSite ? learned.site.uncertainty : .none
+            let site2 = e.sharesSite ? file.site.uncertainty : .none
             let sigma = ModelUncertainty(
                 levelSigmaDB: (site2.levelSigmaDB * site2.levelSigmaDB + e.uncertainty.levelSigmaDB * e.uncertainty.levelSigmaDB)
                     .squareRoot(),

@@ -86,3 +86,43 @@ struct FitRadiusCommandTests {
         #expect(try VenueLoader.load(path: folder + "/plain.json").radius.isEmpty)
     }
 }
+
+/// `bluedot-calibrate learned` on what a replay of the WUT flat learned with no survey (`bluedot replay --learn`
+/// through `ReplayRun`): the venue it writes carries the learned models with source `learned`, and locates better
+/// than the venue as given; a file learned in another venue is refused.
+@Suite(.enabled(if: CalibrationFixture.useSharedData, "shared data missing (BLUEDOT_REQUIRE_INTEGRATION=1 fails)"))
+struct LearnedCommandTests {
+    @Test func learnedModelsGoIntoTheVenue() async throws {
+        let folder = try CalibrationFixture.scratch()
+        let wut = CalibrationFixture.dataDirectory + "/wut-flat-robot"
+        let venue = try VenueLoader.load(path: wut + "/wut-flat.venue.json")
+        var configuration = EngineConfiguration.moving
+        configuration.selfCalibration = SelfCalibration.Settings()
+        let observations = wut + "/calibration.observations.jsonl"
+        let (_, summary) = try await ReplayRun(venue: venue, configuration: configuration).run(path: observations)
+        let learned = try #require(summary.learned)
+        #expect(learned.counters.accepted >= 1)
+        try LearnedCalibrationFile.json(learned, venue: venue.name)
+            .write(toFile: folder + "/learned.json", atomically: true, encoding: .utf8)
+        let (status, log) = try SurveyCommandTests.run(
+            ["learned", "--venue", wut + "/wut-flat.venue.json", "--learned", folder + "/learned.json",
+             "--out", folder + "/wut-learned.json"], input: "")
+        #expect(status == 0, "\(log)")
+        let written = try VenueLoader.load(path: folder + "/wut-learned.json")
+        for (a, e) in zip(written.anchors, learned.anchors) {
+            #expect(a.calibration?.source == .learned && a.measuredPowerDBm == e.measuredPowerDBm, "\(a.id)")
+        }
+        let truth = try TruthReader.read(path: wut + "/calibration.truth.jsonl")
+        func median(_ v: Venue) async throws -> Double {
+            let fixes = try await ReplayRun(venue: v, configuration: .moving).run(path: observations).fixes
+            return Evaluator.evaluate(fixes: fixes, truth: truth).median ?? .infinity
+        }
+        let before = try await median(venue), after = try await median(written)
+        #expect(after < 0.7 * before, "median \(after) m with the learned venue, \(before) m as given")
+        // Another venue's file is refused, naming both.
+        let (refused, message) = try SurveyCommandTests.run(
+            ["learned", "--venue", CalibrationFixture.dataDirectory + "/boun-tetam-tracks/boun-tetam.venue.json",
+             "--learned", folder + "/learned.json", "--out", folder + "/boun.json"], input: "")
+        #expect(refused != 0 && message.contains("was learned in venue \"\(venue.name)\""), "\(message)")
+    }
+}
