@@ -118,7 +118,9 @@ public struct GatewayApp: Sendable {
                 gnssMetrics?.record()
                 homeAssistant?.sweep()
             },
-            onStop: {
+            onStop: { [learned] in
+                // What was learned since the last housekeeping pass is kept too.
+                learned?.record()
                 recording?.close()
                 history?.close()
             })
