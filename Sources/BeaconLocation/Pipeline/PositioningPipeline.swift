@@ -74,6 +74,9 @@ public final class PositioningPipeline: Sendable {
     /// What the engine's self-calibration learned so far; nil when it is off.
     public var learnedCalibration: LearnedCalibration? { state.withLock { $0.engine.learnedCalibration } }
 
+    /// `PositioningEngine.learnedRevision`: read it to know whether `learnedCalibration` is worth taking again.
+    public var learnedRevision: Int? { state.withLock { $0.engine.learnedRevision } }
+
     /// Takes up what an earlier run learned (`PositioningEngine.restoreLearnedCalibration`).
     public func restoreLearnedCalibration(_ learned: LearnedCalibration) throws(LearnedCalibration.Mismatch) {
         try state.withLock { (s) throws(LearnedCalibration.Mismatch) in try s.engine.restoreLearnedCalibration(learned) }

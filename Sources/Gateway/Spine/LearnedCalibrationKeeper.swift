@@ -20,6 +20,8 @@ public final class LearnedCalibrationKeeper: Sendable {
     /// record, so that a gateway on an SD card does not wear it out.
     private let saved = LockedValue<[Double]?>(nil)
     private let reported = LockedValue(SelfCalibration.Counters())
+    /// The engine's learning revision last shown in the metrics and written (`PositioningPipeline.learnedRevision`).
+    private let shown = LockedValue(-1)
 
     /// Takes up the file at `path` (when there is one), into `pipeline`'s engine.
     public init(pipeline: PositioningPipeline, path: String?, venueName: String, metrics: GatewayMetrics, logger: Logger) {
@@ -53,9 +55,12 @@ public final class LearnedCalibrationKeeper: Sendable {
         pipeline.learnedCalibration.map { LearnedCalibrationFile.json($0, venue: venueName) }
     }
 
-    /// Sets the metrics, and writes the file when learning changed the models since it was last written.
+    /// Sets the metrics, and writes the file when learning changed the models since it was last written. Between
+    /// refits (once a minute at most) there is nothing new, and nothing is read from the engine.
     public func record() {
-        guard let learned = pipeline.learnedCalibration else { return }
+        guard let revision = pipeline.learnedRevision, revision != shown.value,
+              let learned = pipeline.learnedCalibration else { return }
+        shown.withLock { $0 = revision }
         setMetrics(learned)
         let models = Self.models(learned)
         guard let path, saved.value != models else { return }

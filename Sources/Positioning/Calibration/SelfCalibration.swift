@@ -151,7 +151,12 @@ public struct SelfCalibration: Sendable {
     /// (`PairCalibration`), with that gain's sigma replacing the prior's.
     private var gainPriors: [PairCalibration.Gain?]
     /// Whether the models changed since `takeChange()` was last called.
-    var changed = false
+    var changed = false {
+        didSet { if changed { revision += 1 } }
+    }
+    /// Goes up with every refit and every change of the models: readers of `snapshot` need not look again while
+    /// it stands.
+    public internal(set) var revision = 0
 
     /// Learning for a venue's anchors, from their models and uncertainties as the venue gives them.
     init(settings: Settings, models: [PathLossModel], uncertainties: [AnchorUncertainty], site: PathLossModel,
@@ -275,6 +280,7 @@ public struct SelfCalibration: Sendable {
     /// One refit: proposal on each half held out against the other, then on all records.
     private mutating func refit() {
         counters.refits += 1
+        revision += 1
         if phase == .collecting { phase = .learning }
         let start = parameters
         var halves: ([Record], [Record]) = ([], [])

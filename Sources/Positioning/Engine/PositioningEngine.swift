@@ -69,6 +69,10 @@ public struct PositioningEngine: Sendable {
         selfCalibration?.snapshot(anchorIDs: context.anchors.anchors.map(\.id))
     }
 
+    /// Goes up whenever what `learnedCalibration` says may have changed (a refit, new models); nil when
+    /// self-calibration is off.
+    public var learnedRevision: Int? { selfCalibration?.revision }
+
     /// Takes up what an earlier run learned (kept in the gateway's state directory). Throws, changing nothing,
     /// when it does not fit this venue; does nothing when self-calibration is off.
     public mutating func restoreLearnedCalibration(_ learned: LearnedCalibration) throws(LearnedCalibration.Mismatch) {
