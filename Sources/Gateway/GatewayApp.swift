@@ -151,8 +151,8 @@ public struct GatewayApp: Sendable {
         case .off, .memory: return nil
         case .file(let file): return file
         case .stateDirectory:
-            guard let file = HistorySettings.stateFile(SelfCalibrationSettings.fileName,
-                                                       environment: ProcessInfo.processInfo.environment) else {
+            guard let file = StateDirectory.file(SelfCalibrationSettings.fileName,
+                                                 environment: ProcessInfo.processInfo.environment) else {
                 throw ConfigurationError(location: "learned-calibration", reason: .conflict(
                     "no state directory to keep the learned calibration in (STATE_DIRECTORY, XDG_STATE_HOME, HOME): "
                         + "set learned-calibration"))

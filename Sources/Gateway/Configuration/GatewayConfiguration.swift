@@ -168,12 +168,15 @@ public struct HistorySettings: Sendable, Hashable {
 
     /// The database file for `.stateDirectory` with this environment; nil when no folder can be named.
     public static func defaultPath(environment: [String: String]) -> String? {
-        stateFile("history.sqlite", environment: environment)
+        StateDirectory.file("history.sqlite", environment: environment)
     }
+}
 
-    /// A file of the state directory: `$STATE_DIRECTORY`, else `$XDG_STATE_HOME/bluedot`, else
-    /// `~/.local/state/bluedot`; nil when no folder can be named.
-    public static func stateFile(_ name: String, environment: [String: String]) -> String? {
+/// The service's state directory, where the history and what self-calibration learned are kept by default.
+public enum StateDirectory {
+    /// A file of the state directory: `$STATE_DIRECTORY` (which systemd sets from `StateDirectory=`), else
+    /// `$XDG_STATE_HOME/bluedot`, else `~/.local/state/bluedot`; nil when no folder can be named.
+    public static func file(_ name: String, environment: [String: String]) -> String? {
         if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !state.isEmpty {
             return String(state) + "/" + name
         }
