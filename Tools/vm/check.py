@@ -213,8 +213,12 @@ class KernelPathTests(unittest.TestCase):
         self.assertIsNotNone(first, "the scan sent no command")
         closes = [t for t, op, _ in records if op == MONITOR_CLOSE_INDEX and t > info]
         self.assertEqual([t for t in closes if t > first], [], "the adapter was powered off under the scan")
-        span = max(line["t"] for line in lines) - min(line["t"] for line in lines)
-        self.assertGreater(span, 4.0, f"sightings stopped after {span:.1f} s of 5")
+        # Heard until the scan ended. Measured from its end, not its start: under software emulation a loaded host
+        # may take a second or more to open the adapter (CI saw 3.8 s of sightings in a 5 s scan that kept it).
+        last, exited = max(line["t"] for line in lines), float(read(name, "exited"))
+        self.assertLess(exited - last, 1.5, f"sightings stopped {exited - last:.1f} s before the scan exited")
+        span = last - min(line["t"] for line in lines)
+        self.assertGreater(span, 2.0, f"sightings for only {span:.1f} s of 5")
         # Whether the scan met the race: it opened the adapter before the kernel powered it off.
         inside = not any(t < first for t in closes)
         print(f"\n{name}: the scan's first command came {first - info:.2f} s after the adapter's set-up, "

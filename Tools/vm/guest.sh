@@ -44,6 +44,7 @@ scan() {
     "$@" >"$out/$name.jsonl" 2>"$out/$name.err"
     echo $? >"$out/$name.rc"
     uptime_s >"$out/$name.end"
+    date +%s.%N >"$out/$name.exited"
     echo "$name: exit $(cat "$out/$name.rc"), $(wc -l <"$out/$name.jsonl") lines, $(uptime_s) s"
 }
 as_nobody_with_caps="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+net_raw,+net_admin --ambient-caps=+net_raw,+net_admin"
