@@ -70,6 +70,69 @@ struct ControllerSession: Sendable {
         return extended
     }
 
+    /// Starts the configured advertisement with the command family the scan uses (`extended`). A controller that
+    /// refuses (no advertising beside scanning, an unknown command) is logged and reported as false: scanning goes
+    /// on. A link that fails still throws.
+    func startAdvertising(_ advertisement: ScanConfiguration.Advertisement, extended: Bool) async throws(ScannerError)
+        -> Bool
+    {
+        do throws(ScannerError) {
+            let units = try advertisement.intervalUnits()
+            if extended {
+                _ = try await execute(
+                    LESetExtendedAdvertisingParametersCommand(
+                        handle: Self.advertisingHandle, properties: .legacy, intervalMinUnits: UInt32(units),
+                        intervalMaxUnits: UInt32(units)),
+                    "LE Set Extended Advertising Parameters")
+                _ = try await execute(
+                    LESetExtendedAdvertisingDataCommand(handle: Self.advertisingHandle, data: advertisement.data)!,
+                    "LE Set Extended Advertising Data")
+                _ = try await execute(
+                    LESetExtendedAdvertisingEnableCommand(enable: true, sets: [.init(handle: Self.advertisingHandle)]),
+                    "LE Set Extended Advertising Enable")
+            } else {
+                _ = try await execute(
+                    LESetAdvertisingParametersCommand(
+                        intervalMinUnits: units, intervalMaxUnits: units, advertisingType: .nonConnectableUndirected),
+                    "LE Set Advertising Parameters")
+                guard let data = LESetAdvertisingDataCommand(data: advertisement.data) else {
+                    throw ScannerError.invalidConfiguration(field: "advertisement.data", reason: "over 31 octets")
+                }
+                _ = try await execute(data, "LE Set Advertising Data")
+                _ = try await execute(LESetAdvertisingEnableCommand(enable: true), "LE Set Advertising Enable")
+            }
+        } catch {
+            guard !error.isTransportFailure else { throw error }
+            logger.warning("the controller refused to advertise; scanning goes on without it", metadata: [
+                "transport": "\(transport.name)", "error": "\(error)",
+            ])
+            return false
+        }
+        logger.info("advertising", metadata: [
+            "procedure": "\(extended ? "extended" : "legacy")", "octets": "\(advertisement.data.count)",
+            "intervalMs": "\(advertisement.interval)",
+        ])
+        return true
+    }
+
+    /// Stops advertising, best effort: failures are only logged (the link is about to close, or Reset follows).
+    func stopAdvertising(extended: Bool) async {
+        do {
+            if extended {
+                _ = try await execute(LESetExtendedAdvertisingEnableCommand(enable: false, sets: []),
+                                      "LE Set Extended Advertising Enable", allowing: [.commandDisallowed])
+            } else {
+                _ = try await execute(LESetAdvertisingEnableCommand(enable: false), "LE Set Advertising Enable",
+                                      allowing: [.commandDisallowed])
+            }
+        } catch {
+            logger.warning("could not stop advertising", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The advertising set a receiver's advertisement uses.
+    static let advertisingHandle: UInt8 = 0
+
     /// Disables scanning with the command set in use; Command Disallowed (not scanning) is accepted when asked.
     func disableScanning(extended: Bool, ignoringDisallowed: Bool) async throws(ScannerError) {
         let allowed: Set<HCIStatus> = ignoringDisallowed ? [.commandDisallowed] : []

@@ -83,14 +83,23 @@ extension LEScanner {
             transport: transport, channel: channel, configuration: configuration, recorder: recorder, clock: clock,
             logger: logger)
         func shutDown() async {
-            state.withLock { $0.scanning = false }
+            state.withLock {
+                $0.scanning = false
+                $0.advertising = false
+            }
             await transport.close()
             await reader.value
         }
         while true {
             let extended: Bool
+            var advertising = false
             do {
                 extended = try await session.startScanning(try await session.initialize())
+                if let advertisement = configuration.advertisement {
+                    advertising = try await session.startAdvertising(advertisement, extended: extended)
+                    if !advertising { note(error: "the controller refused to advertise") }
+                }
+                state.withLock { $0.advertising = advertising }
             } catch {
                 await shutDown()
                 if error.isTransportFailure { return .dropped("\(error)") }
@@ -103,6 +112,7 @@ extension LEScanner {
             waiting: while true {
                 switch await iterator.next() {
                 case .stop?, nil:
+                    if advertising { await session.stopAdvertising(extended: extended) }
                     do {
                         try await session.disableScanning(extended: extended, ignoringDisallowed: true)
                     } catch {

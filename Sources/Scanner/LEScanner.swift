@@ -58,6 +58,10 @@ public final class LEScanner: Sendable {
     /// True once the scan is running on the controller (after the init sequence), false while (re)connecting.
     public var isScanning: Bool { state.withLock { $0.scanning } }
 
+    /// True while the controller advertises `configuration.advertisement` beside the scan; false when none is
+    /// configured, while (re)connecting, and when the controller refused it.
+    public var isAdvertising: Bool { state.withLock { $0.advertising } }
+
     /// Asks `run` to disable scanning, close the link and return. Safe to call from any thread, more than once.
     public func stop() {
         signalSink.yield(.stop)
@@ -129,4 +133,5 @@ struct ScannerState: Sendable {
     var lastError: String?
     var started = false
     var scanning = false
+    var advertising = false
 }

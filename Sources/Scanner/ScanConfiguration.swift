@@ -28,6 +28,34 @@ public struct ScanConfiguration: Sendable, Hashable {
     public var procedure: Procedure
     /// The deadline for the controller to answer each command.
     public var commandTimeout: Duration
+    /// What to advertise while scanning, non-connectable; nil (the default) advertises nothing.
+    public var advertisement: Advertisement?
+
+    /// Advertising while scanning: one non-connectable, non-scannable set of legacy PDUs (every scanner hears
+    /// those), sent with the command family the scan uses, since a controller refuses to mix them (Core Spec 5.4,
+    /// Vol 4, Part E, §3.1.1).
+    public struct Advertisement: Sendable, Hashable {
+        /// The advertising data, at most 31 octets.
+        public var data: [UInt8]
+        /// Time between advertising events, 20 ms to 10.24 s.
+        public var interval: Duration
+
+        /// Creates the advertisement; the default interval is 100 ms, a beacon's.
+        public init(data: [UInt8], interval: Duration = .milliseconds(100)) {
+            self.data = data
+            self.interval = interval
+        }
+
+        /// The interval in units of 0.625 ms, checked against 0x0020...0x4000.
+        func intervalUnits() throws(ScannerError) -> UInt16 {
+            let units = try ScanConfiguration.units(interval, field: "advertisement.interval", maximum: 0x4000)
+            guard units >= 0x20 else {
+                throw .invalidConfiguration(field: "advertisement.interval",
+                                            reason: "\(ScanConfiguration.milliseconds(units)) ms is under 20 ms")
+            }
+            return UInt16(units)
+        }
+    }
 
     /// Creates a configuration; the defaults scan passively and continuously (100 ms window every 100 ms).
     public init(
@@ -36,7 +64,8 @@ public struct ScanConfiguration: Sendable, Hashable {
         window: Duration = .milliseconds(100),
         filterDuplicates: Bool = false,
         procedure: Procedure = .automatic,
-        commandTimeout: Duration = .seconds(2)
+        commandTimeout: Duration = .seconds(2),
+        advertisement: Advertisement? = nil
     ) {
         self.active = active
         self.interval = interval
@@ -44,6 +73,7 @@ public struct ScanConfiguration: Sendable, Hashable {
         self.filterDuplicates = filterDuplicates
         self.procedure = procedure
         self.commandTimeout = commandTimeout
+        self.advertisement = advertisement
     }
 
     /// The scan type byte for the scan parameter commands.
@@ -69,6 +99,13 @@ public struct ScanConfiguration: Sendable, Hashable {
         _ = try timingUnits(extended: procedure == .automatic)
         guard commandTimeout > .zero else {
             throw .invalidConfiguration(field: "commandTimeout", reason: "must be positive")
+        }
+        if let advertisement {
+            _ = try advertisement.intervalUnits()
+            guard advertisement.data.count <= LESetAdvertisingDataCommand.maximumLength else {
+                throw .invalidConfiguration(
+                    field: "advertisement.data", reason: "\(advertisement.data.count) octets; a legacy PDU carries 31")
+            }
         }
     }
 

@@ -111,6 +111,7 @@ import Testing
             "mqtt-password-file": "/etc/bluedot/pw", "mqtt-password": "pw", "mqtt-client-id": "c", "mqtt-keepalive": "20",
             "mqtt-ca": "ca.pem", "mqtt-cert": "c.pem", "mqtt-key": "k.pem", "mqtt-protocol": "3.1.1",
             "espresense": "true", "publish-allow": "ibeacon:*, mac:c0:*", "publish-buffer": "10", "reorder-window": "0.5",
+            "advertise": "true",
             "history": "/var/lib/bluedot/h.sqlite", "history-retention": "7", "history-max-size": "64",
             "self-calibration": "false", "learned-calibration": "/var/lib/bluedot/learned.json",
             "ha-discovery": "true", "ha-prefix": "ha", "ha-allow": "tag-*", "ha-names": "tag-1=Alice's keys, tag-2 = Bob",
@@ -129,6 +130,7 @@ import Testing
         #expect(c.site.publishBroker == "mqtts://rx@broker.lan:8884" && c.site.site == "home" && c.gatewayID == "rx-1")
         #expect(c.site.protocolVersion == .v311 && c.site.keepAliveSeconds == 20 && c.site.espresensePrefix == "espresense")
         #expect(c.site.allow.map(\.pattern) == ["ibeacon:*", "mac:c0:*"] && c.site.reorderWindowSeconds == 0.5)
+        #expect(c.site.advertise)
         #expect(c.history.store == .file("/var/lib/bluedot/h.sqlite") && c.history.retentionDays == 7)
         #expect(c.history.maxBytes == 64 << 20)
         #expect(c.homeAssistant.prefix == "ha" && c.homeAssistant.allow.map(\.pattern) == ["tag-*"])

@@ -103,6 +103,9 @@ import Testing
           --publish-buffer <seconds>
                                   Receiver role: seconds of sightings kept while the broker is away
                                   (default 30).
+          --advertise             Receiver role (and a solver's own radio): advertise while scanning, so
+                                  the other receivers hear this one and the solver learns their gains
+                                  (default false).
           --reorder-window <seconds>
                                   Solver role: seconds sightings wait for slower receivers (default 0.3).
           --history <file>        Location history: an SQLite file, default (the state directory's

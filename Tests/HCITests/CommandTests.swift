@@ -19,6 +19,23 @@ let sampleCommands: [KnownHCICommand] = [
         le1M: nil, leCoded: .init(scanType: .active, scanIntervalUnits: 0x100, scanWindowUnits: 0x100))),
     .leSetExtendedScanEnable(LESetExtendedScanEnableCommand(enable: true, filterDuplicates: 2,
                                                             durationUnits: 500, periodUnits: 3)),
+    .leSetAdvertisingParameters(LESetAdvertisingParametersCommand(
+        intervalMinUnits: 0xA0, intervalMaxUnits: 0xB0, advertisingType: .nonConnectableUndirected,
+        ownAddressType: 1, peerAddressType: 1, peerAddress: BDAddress("C0:11:22:33:44:55")!, channelMap: 0x05,
+        filterPolicy: 2)),
+    .leSetAdvertisingData(LESetAdvertisingDataCommand(data: [0x02, 0x01, 0x06, 0x03, 0x03, 0xAA, 0xFE])!),
+    .leSetAdvertisingData(LESetAdvertisingDataCommand(data: [])!),
+    .leSetAdvertisingEnable(LESetAdvertisingEnableCommand(enable: true)),
+    .leSetExtendedAdvertisingParameters(LESetExtendedAdvertisingParametersCommand(
+        handle: 3, properties: [.legacy, .scannable], intervalMinUnits: 0x0100A0, intervalMaxUnits: 0x0200B0,
+        channelMap: 0x03, ownAddressType: 1, peerAddressType: 0, peerAddress: BDAddress("01:02:03:04:05:06")!,
+        filterPolicy: 1, txPower: -12, primaryPHY: 3, secondaryMaxSkip: 2, secondaryPHY: 2, sid: 7,
+        scanRequestNotifications: true)),
+    .leSetExtendedAdvertisingData(LESetExtendedAdvertisingDataCommand(
+        handle: 1, operation: 0x01, fragmentPreference: 0, data: Array(0..<200))!),
+    .leSetExtendedAdvertisingEnable(LESetExtendedAdvertisingEnableCommand(
+        enable: true, sets: [.init(handle: 0), .init(handle: 2, durationUnits: 300, maximumEvents: 9)])),
+    .leSetExtendedAdvertisingEnable(LESetExtendedAdvertisingEnableCommand(enable: false, sets: [])),
 ]
 
 @Suite struct CommandTests {
@@ -55,6 +72,41 @@ let sampleCommands: [KnownHCICommand] = [
         }
         #expect(command.packet.h4Bytes == bumble)
         #expect(try LESetExtendedScanParametersCommand.decode(packet: HCIPacket(type: .command, bytes: Array(bumble.dropFirst()))) == command)
+    }
+
+    /// Bytes produced by Bumble 0.0.236 for the advertising a site receiver sends: ADV_NONCONN_IND every 100 ms
+    /// from the public address, with `02 01 06 03 03 AA FE` as its data, legacy then extended (legacy PDUs, set 0).
+    @Test func advertisingCommandsMatchBumble() throws {
+        let data: [UInt8] = [0x02, 0x01, 0x06, 0x03, 0x03, 0xAA, 0xFE]
+        let expected: [(KnownHCICommand, String)] = [
+            (.leSetAdvertisingParameters(LESetAdvertisingParametersCommand(
+                intervalMinUnits: 160, intervalMaxUnits: 160, advertisingType: .nonConnectableUndirected)),
+             "0106200fa000a0000300000000000000000700"),
+            (.leSetAdvertisingData(LESetAdvertisingDataCommand(data: data)!),
+             "01082020070201060303aafe" + String(repeating: "00", count: 24)),
+            (.leSetAdvertisingEnable(LESetAdvertisingEnableCommand(enable: true)), "010a200101"),
+            (.leSetExtendedAdvertisingParameters(LESetExtendedAdvertisingParametersCommand(
+                properties: .legacy, intervalMinUnits: 160, intervalMaxUnits: 160)),
+             "01362019001000a00000a00000070000000000000000007f0100010000"),
+            (.leSetExtendedAdvertisingData(LESetExtendedAdvertisingDataCommand(data: data)!),
+             "0137200b000301070201060303aafe"),
+            (.leSetExtendedAdvertisingEnable(LESetExtendedAdvertisingEnableCommand(enable: true, sets: [.init(handle: 0)])),
+             "01392006010100000000"),
+        ]
+        for (command, hex) in expected {
+            let bytes = command.packet.h4Bytes
+            #expect(bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() == hex)
+            #expect(try HCICommandPacket.decode(HCIPacket(type: .command, bytes: Array(bytes.dropFirst()))).command()
+                    == command)
+        }
+    }
+
+    @Test func advertisingDataLongerThanItsPDURefused() throws {
+        #expect(LESetAdvertisingDataCommand(data: Array(repeating: 0, count: 32)) == nil)
+        #expect(LESetExtendedAdvertisingDataCommand(data: Array(repeating: 0, count: 252)) == nil)
+        var bad = LESetAdvertisingDataCommand(data: [])!.parameters
+        bad[0] = 32
+        #expect(throws: HCIDecodingError.self) { try LESetAdvertisingDataCommand.decode(parameters: bad[...]) }
     }
 
     /// The host's own commands from the horizon74 capture (frames 121 and 123), as Wireshark shows them.

@@ -409,6 +409,31 @@ struct SiteBrokerTests {
         broker.kill()
     }
 
+    /// A BlueDot receiver's own advertisement heard by another (`advertise`): the batch names its Eddystone id, and
+    /// the solver makes it a link to that receiver; another site's receiver, with the same id, stays a beacon.
+    @Test func receiversHearingEachOtherAreLinksBetweenThem() async throws {
+        let broker = try await MosquittoBroker()
+        let solver = try Self.solver(broker, known: ["rx-1", "rx-2"])
+        let (collected, task) = Self.run(solver)
+        #expect(await eventually { solver.client.isConnected })
+        try await Task.sleep(for: .milliseconds(200))
+        let rx2 = try #require(ReceiverBeacon(site: "t", receiver: "rx-2")).beaconID
+        let elsewhere = try #require(ReceiverBeacon(site: "other", receiver: "rx-2")).beaconID
+        let now = SystemClock().now()
+        let batch = SightingBatch(receiver: "rx-1", sequence: 0, clock: now, sightings: [
+            Observation(t: now, anchor: "rx-1", target: rx2, rssiDBm: -71),
+            Observation(t: now, anchor: "rx-1", target: elsewhere, rssiDBm: -90),
+        ])
+        _ = try broker.publish(["-t", "bluedot/t/sightings/rx-1", "-m", String(decoding: batch.encoded(), as: UTF8.self)])
+        #expect(await eventually { collected.count == 2 })
+        let targets = Set(collected.observations.map(\.target))
+        #expect(targets == ["rx-2", elsewhere], "\(collected.observations)")
+        #expect(collected.observations.first { $0.target == "rx-2" }?.rssiDBm == -71)
+        solver.stop()
+        await task.value
+        broker.kill()
+    }
+
     @Test func badPayloadsOnEverySubscribedTopicAreCountedByKindAndSkipped() async throws {
         let broker = try await MosquittoBroker()
         let solver = try Self.solver(broker, known: ["rx-1"], espresense: "espresense")

@@ -34,11 +34,12 @@ enum Fixture {
     static func scanner(
         _ controller: FakeController, procedure: ScanConfiguration.Procedure = .automatic,
         timeout: Duration = .seconds(10), recorder: (any HCIPacketRecorder)? = nil,
-        clock: ManualClock = ManualClock(start: 1_700_000_000.25)
+        clock: ManualClock = ManualClock(start: 1_700_000_000.25),
+        advertisement: ScanConfiguration.Advertisement? = nil
     ) -> LEScanner {
         LEScanner(
             transport: controller,
-            configuration: ScanConfiguration(procedure: procedure, commandTimeout: timeout),
+            configuration: ScanConfiguration(procedure: procedure, commandTimeout: timeout, advertisement: advertisement),
             backoff: ReconnectBackoff(initial: .milliseconds(5), maximum: .milliseconds(20)),
             recorder: recorder, clock: clock, logger: logger)
     }

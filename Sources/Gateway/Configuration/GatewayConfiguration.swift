@@ -124,6 +124,14 @@ public struct GatewayConfiguration: Sendable, Hashable {
         if recordPath != nil && !sources.contains(where: \.isController) {
             throw fail("record", .conflict("recording needs a live source (hci, h4-tcp, h4-tty)"))
         }
+        if site.advertise {
+            guard site.site != nil, gatewayID != nil else {
+                throw fail("advertise", .conflict("advertise needs site and receiver: the advertised id is made of them"))
+            }
+            guard sources.contains(where: \.isController) else {
+                throw fail("advertise", .conflict("advertising needs a live radio (hci, h4-tcp, h4-tty)"))
+            }
+        }
         if mode == .tag, gatewayID == nil, sources.contains(where: \.isRadio) {
             throw fail("gateway-id", .conflict("tag mode with a radio source needs gateway-id (this receiver's anchor id)"))
         }

@@ -95,6 +95,12 @@ extension GatewaySetting {
             sets: \.site.bufferSeconds
         ),
         GatewaySetting(
+            "advertise", .boolean, example: "true",
+            help: "Receiver role (and a solver's own radio): advertise while scanning, so the other receivers hear "
+                + "this one and the solver learns their gains (default false).",
+            sets: \.site.advertise
+        ),
+        GatewaySetting(
             "reorder-window", .number("seconds", in: 0...10), example: "0.5",
             help: "Solver role: seconds sightings wait for slower receivers (default 0.3).",
             sets: \.site.reorderWindowSeconds

@@ -35,6 +35,8 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var bufferSeconds = 30.0
     /// Solver role: how long sightings wait for slower receivers, seconds.
     public var reorderWindowSeconds = 0.3
+    /// A receiver's radio (a receiver, or a solver's own radio) advertises its `ReceiverBeacon` while it scans.
+    public var advertise = false
 
     /// No site.
     public init() {}

@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import Devices
 import Logging
 import Positioning
 import ServiceLifecycle
@@ -51,6 +52,10 @@ public struct ReceiverApp: Sendable {
         var settings = SightingPublisher.Settings()
         settings.bufferSeconds = c.site.bufferSeconds
         settings.allow = c.site.allow
+        // Other receivers' own advertisements are the site's free survey: an allow-list never keeps them back.
+        if !settings.allow.isEmpty, let receivers = IDPattern(ReceiverBeacon.idPrefix + "*") {
+            settings.allow.append(receivers)
+        }
         // The receiver resolves: only devices and known beacons are published, strangers only counted.
         let devices = try c.deviceIdentifier(logger: logger)
         let publisher = SightingPublisher(client: client, topics: topics, receiver: receiver, settings: settings,

@@ -32,8 +32,10 @@ public enum SourceFactory {
         devices: DeviceIdentifier, recorder: (any HCIPacketRecorder)?, clock: any BlueDotClock, logger: Logger
     ) throws -> any ObservationSource {
         let mapper = SightingMapper(mode: configuration.mode, receiverID: configuration.gatewayID, devices: devices)
+        let scan = ScanConfiguration(advertisement: try receiverAdvertisement(configuration))
         func scanner(_ transport: any HCITransport) -> ScannerSource {
-            ScannerSource(transport: transport, mapper: mapper, recorder: recorder, clock: clock, logger: logger)
+            ScannerSource(transport: transport, mapper: mapper, configuration: scan, recorder: recorder, clock: clock,
+                          logger: logger)
         }
         switch source {
         case .hci(let adapter, let userChannel):
@@ -61,6 +63,17 @@ public enum SourceFactory {
                 name: "simulate:\(trackPath)", observations: packets.map(\.observation), speed: configuration.speed,
                 loop: configuration.loop, clock: clock)
         }
+    }
+
+    /// With `advertise`, what the radio advertises beside its scan: this receiver's `ReceiverBeacon`.
+    static func receiverAdvertisement(_ configuration: GatewayConfiguration) throws -> ScanConfiguration.Advertisement? {
+        guard configuration.site.advertise, let site = configuration.site.site, let receiver = configuration.gatewayID
+        else { return nil }
+        guard let beacon = ReceiverBeacon(site: site, receiver: receiver) else {
+            throw ConfigurationError(location: "configuration", key: "advertise",
+                                     reason: .badValue("libcrypto could not hash the receiver's id"))
+        }
+        return ScanConfiguration.Advertisement(data: beacon.advertisingData)
     }
 
     /// The solver's input: the site's receivers through one MQTT connection whose last will (and farewell) is the

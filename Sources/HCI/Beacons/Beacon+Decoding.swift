@@ -45,7 +45,8 @@ extension Beacon {
     }
 
     /// Builds advertising data for beacon frames: Flags, then for Eddystone frames the complete 16-bit service
-    /// UUID list with 0xFEAA, then each frame. For tests and the virtual controller.
+    /// UUID list with 0xFEAA, then each frame: what a site receiver advertises (`ReceiverBeacon`), and tests'
+    /// frames.
     public static func advertisingData(
         _ beacons: [Beacon], flags: ADFlags = [.leGeneralDiscoverable, .brEdrNotSupported]
     ) throws(HCIDecodingError) -> [UInt8] {

@@ -22,6 +22,18 @@ public enum KnownHCICommand: Sendable, Hashable {
     case leSetExtendedScanParameters(LESetExtendedScanParametersCommand)
     /// LE Set Extended Scan Enable (§7.8.65).
     case leSetExtendedScanEnable(LESetExtendedScanEnableCommand)
+    /// LE Set Advertising Parameters (§7.8.5).
+    case leSetAdvertisingParameters(LESetAdvertisingParametersCommand)
+    /// LE Set Advertising Data (§7.8.7).
+    case leSetAdvertisingData(LESetAdvertisingDataCommand)
+    /// LE Set Advertising Enable (§7.8.9).
+    case leSetAdvertisingEnable(LESetAdvertisingEnableCommand)
+    /// LE Set Extended Advertising Parameters, version 1 (§7.8.53).
+    case leSetExtendedAdvertisingParameters(LESetExtendedAdvertisingParametersCommand)
+    /// LE Set Extended Advertising Data (§7.8.54).
+    case leSetExtendedAdvertisingData(LESetExtendedAdvertisingDataCommand)
+    /// LE Set Extended Advertising Enable (§7.8.56).
+    case leSetExtendedAdvertisingEnable(LESetExtendedAdvertisingEnableCommand)
 
     /// Decodes the parameters of a known opcode; nil for any other opcode.
     public static func decode(opcode: Opcode, parameters: ArraySlice<UInt8>) throws(HCIDecodingError) -> KnownHCICommand? {
@@ -36,6 +48,14 @@ public enum KnownHCICommand: Sendable, Hashable {
         case LESetScanEnableCommand.opcode: .leSetScanEnable(try .decode(parameters: parameters))
         case LESetExtendedScanParametersCommand.opcode: .leSetExtendedScanParameters(try .decode(parameters: parameters))
         case LESetExtendedScanEnableCommand.opcode: .leSetExtendedScanEnable(try .decode(parameters: parameters))
+        case LESetAdvertisingParametersCommand.opcode: .leSetAdvertisingParameters(try .decode(parameters: parameters))
+        case LESetAdvertisingDataCommand.opcode: .leSetAdvertisingData(try .decode(parameters: parameters))
+        case LESetAdvertisingEnableCommand.opcode: .leSetAdvertisingEnable(try .decode(parameters: parameters))
+        case LESetExtendedAdvertisingParametersCommand.opcode:
+            .leSetExtendedAdvertisingParameters(try .decode(parameters: parameters))
+        case LESetExtendedAdvertisingDataCommand.opcode: .leSetExtendedAdvertisingData(try .decode(parameters: parameters))
+        case LESetExtendedAdvertisingEnableCommand.opcode:
+            .leSetExtendedAdvertisingEnable(try .decode(parameters: parameters))
         default: nil
         }
     }
@@ -53,6 +73,12 @@ public enum KnownHCICommand: Sendable, Hashable {
         case let .leSetScanEnable(command): command.packet
         case let .leSetExtendedScanParameters(command): command.packet
         case let .leSetExtendedScanEnable(command): command.packet
+        case let .leSetAdvertisingParameters(command): command.packet
+        case let .leSetAdvertisingData(command): command.packet
+        case let .leSetAdvertisingEnable(command): command.packet
+        case let .leSetExtendedAdvertisingParameters(command): command.packet
+        case let .leSetExtendedAdvertisingData(command): command.packet
+        case let .leSetExtendedAdvertisingEnable(command): command.packet
         }
     }
 }

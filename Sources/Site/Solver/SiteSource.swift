@@ -92,6 +92,8 @@ public final class SiteSource: ObservationSource {
     /// The settings.
     public let settings: Settings
     private let knownReceivers: Set<String>
+    /// The beacon id each known receiver advertises (`ReceiverBeacon`), to its receiver id.
+    private let receiverBeacons: [String: String]
     private let measuredPower: [String: Double]
     private let devices: DeviceIdentifier
     private let farewell: [MQTTMessage]
@@ -114,6 +116,9 @@ public final class SiteSource: ObservationSource {
         self.client = client
         self.topics = topics
         self.knownReceivers = knownReceivers
+        receiverBeacons = Dictionary(
+            knownReceivers.compactMap { id in ReceiverBeacon(site: topics.site, receiver: id).map { ($0.beaconID, id) } },
+            uniquingKeysWith: { a, _ in a })
         self.measuredPower = measuredPower
         self.devices = devices
         self.settings = settings
@@ -294,7 +299,8 @@ public final class SiteSource: ObservationSource {
             r.nextSequence = batch.sequence + 1
             s.statistics.batches += 1
             for var o in batch.sightings {
-                guard let target = devices.target(ofObservation: o.target) else {
+                // Another receiver's own advertisement: a link between two known places (ReceiverBeacon).
+                guard let target = receiverBeacons[o.target] ?? devices.target(ofObservation: o.target) else {
                     s.statistics.strangers += 1
                     continue
                 }
