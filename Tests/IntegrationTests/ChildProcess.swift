@@ -97,6 +97,21 @@ final class ChildProcess: @unchecked Sendable {
         return condition(standardOutput)
     }
 
+    /// The web address a `bluedot run` logged it listens on (`http://127.0.0.1:N/`), waiting at most `timeout`; nil
+    /// when none came.
+    func listeningBase(timeout: Duration) async -> String? {
+        var base: String?
+        _ = await waitForOutput(timeout: timeout) { _ in
+            let log = standardError
+            guard let range = log.range(of: #"http://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression) else {
+                return false
+            }
+            base = String(log[range])
+            return true
+        }
+        return base
+    }
+
     /// The JSON object of the first line of output (a virtual world's ready line), waiting at most `timeout`; nil
     /// when none came.
     func readyObject(timeout: Duration) async -> [String: Any]? {

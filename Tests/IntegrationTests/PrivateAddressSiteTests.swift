@@ -80,13 +80,8 @@ struct PrivateAddressSiteTests {
             "--devices", devicesPath, "--history", historyPath, "--listen", "127.0.0.1:0", "--log-level", "info",
         ])
         defer { solver.kill() }
-        var base = ""
-        #expect(await solver.waitForOutput(timeout: .seconds(30)) { _ in
-            guard let range = solver.standardError.range(of: #"http://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression)
-            else { return false }
-            base = String(solver.standardError[range])
-            return true
-        }, "solver did not listen: \(solver.standardError.suffix(2000))")
+        let base = await solver.listeningBase(timeout: .seconds(30)) ?? ""
+        #expect(!base.isEmpty, "solver did not listen: \(solver.standardError.suffix(2000))")
 
         // 15 s: five address changes of each device.
         try await Task.sleep(for: .seconds(15))

@@ -77,15 +77,10 @@ struct SiteGainsTests {
             "--log-level", "info",
         ])
         defer { solver.kill() }
-        var base = ""
-        #expect(await solver.waitForOutput(timeout: .seconds(30)) { _ in
-            guard let range = solver.standardError.range(of: #"http://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression)
-            else { return false }
-            base = String(solver.standardError[range])
-            return true
-        }, "solver did not listen: \(solver.standardError.suffix(2000))")
+        let base = await solver.listeningBase(timeout: .seconds(30)) ?? ""
+        #expect(!base.isEmpty, "solver did not listen: \(solver.standardError.suffix(2000))")
         for (id, r) in zip(ids, receivers) {
-            #expect(await r.waitForOutput(timeout: .seconds(30)) { $0.contains("advertising") },
+            #expect(await r.waitForOutput(timeout: .seconds(30)) { _ in r.standardError.contains("advertising") },
                     "\(id) did not advertise: \(r.standardError.suffix(1500))")
         }
 

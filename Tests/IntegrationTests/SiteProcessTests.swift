@@ -125,14 +125,8 @@ struct SiteProcessTests {
                 "run", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--site", "vs", "--venue", venuePath, "--mode", "tag",
                 "--listen", "127.0.0.1:0", "--log-level", "info",
             ])
-            var base = ""
-            #expect(await solver.waitForOutput(timeout: .seconds(30)) { _ in
-                guard let range = solver.standardError.range(of: #"http://127\.0\.0\.1:[0-9]+/"#,
-                                                              options: .regularExpression)
-                else { return false }
-                base = String(solver.standardError[range])
-                return true
-            }, "solver did not listen: \(solver.standardError.suffix(2000))")
+            let base = await solver.listeningBase(timeout: .seconds(30)) ?? ""
+            #expect(!base.isEmpty, "solver did not listen: \(solver.standardError.suffix(2000))")
             return (solver, base)
         }
         var (solver, base) = try await startSolver()

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import collections
+import hashlib
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -32,6 +34,24 @@ BTSNOOP_EPOCH_OFFSET_US = 0x00DCDDB30F2F8000
 MONITOR_COMMAND, MONITOR_EVENT, MONITOR_CLOSE_INDEX, MONITOR_INDEX_INFO = 2, 3, 9, 10
 # The kernel powers an adapter set up without bluetoothd off this long after its set-up (HCI_AUTO_OFF_TIMEOUT).
 AUTO_OFF_SECONDS = 2.0
+
+
+# ReceiverBeacon's namespace: the first 10 bytes of SHA-256 of "BlueDot receiver" (docs/site.md).
+RECEIVER_NAMESPACE = hashlib.sha256(b"BlueDot receiver").digest()[:10]
+
+
+def eddystone_uid(data: bytes) -> tuple[bytes, bytes] | None:
+    """(namespace, instance) of the Eddystone-UID frame in advertising data, None when it carries none."""
+    offset = 0
+    while offset + 1 < len(data):
+        length = data[offset]
+        if length == 0:
+            break
+        kind, body = data[offset + 1], data[offset + 2:offset + 1 + length]
+        if kind == 0x16 and body[:2] == b"\xaa\xfe" and len(body) >= 20 and body[2] == 0x00:
+            return bytes(body[4:14]), bytes(body[14:20])
+        offset += 1 + length
+    return None
 
 
 def read(name: str, suffix: str) -> str:
@@ -202,6 +222,26 @@ class KernelPathTests(unittest.TestCase):
         self.assertLess(listed, closes[0], "the adapter was listed after the kernel had powered it off")
         print(f"\nlisting: listed as DOWN {listed - info:.2f} s after its set-up; powered off "
               f"{closes[0] - info:.2f} s after it", file=sys.stderr)
+
+    def test_a_receiver_advertises_through_the_kernel_and_a_second_controller_hears_it(self):
+        instance = hashlib.sha256(b"vm/rx-vm").digest()[:6]
+        for features in ("extended", "legacy"):
+            with self.subTest(features):
+                name = f"advertise-{features}"
+                err = read(name, "err")
+                self.assertEqual(exit_code(name), 0, err[-2000:])
+                self.assertIn(f"procedure={features}", err, "the receiver did not scan with the expected commands")
+                self.assertRegex(err, r"advertising", "the receiver did not say it advertises: " + err[-2000:])
+                address = re.search(r"BD Address: ([0-9A-F:]{17})", read(name, "hciconfig"))
+                self.assertIsNotNone(address, read(name, "hciconfig"))
+                heard = [json.loads(line) for line in read(name, "heard").splitlines() if line.strip()]
+                ours = [h for h in heard if eddystone_uid(bytes.fromhex(h["data"])) == (RECEIVER_NAMESPACE, instance)]
+                # About 10 a second for 5 s; a loaded host scans late, so a third of that is enough.
+                self.assertGreater(len(ours), 15, f"{len(heard)} reports heard, {len(ours)} of the receiver's frame")
+                self.assertEqual({h["address"].upper() for h in ours}, {address.group(1)},
+                                 "not sent from hci0's public address")
+                self.assertEqual({h["addressType"] for h in ours}, {"public"})
+                print(f"\n{name}: {len(ours)} reports of rx-vm's frame heard from {address.group(1)}", file=sys.stderr)
 
     def assert_kept_adapter(self, name: str) -> bool:
         """The scan's adapter stayed up for its 5 s; returns whether the scan started inside the 2 s window."""

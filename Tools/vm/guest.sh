@@ -25,7 +25,7 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 world_pid=
 start_world() {
-    python3 /share/world/world.py --vhci --config /share/world.json >/tmp/world.out 2>/tmp/world.err &
+    python3 /share/world/world.py --vhci --config /share/world.json "$@" >/tmp/world.out 2>/tmp/world.err &
     world_pid=$!
     while [ ! -e /sys/class/bluetooth/hci0 ]; do
         kill -0 "$world_pid" 2>/dev/null || { echo "the virtual world died"; cat /tmp/world.err; exit 1; }
@@ -96,5 +96,22 @@ hciconfig hci0 down
 scan raw-nocaps-down $as_nobody bluedot scan --hci hci0 --duration 30
 scan user-down bluedot scan --hci hci0 --user-channel --duration 3
 scan raw-after-user bluedot scan --hci hci0 --duration 3
+
+# Advertising through the kernel: a site receiver with --advertise on hci0, with no broker to reach (it scans and
+# buffers all the same), heard by a second controller on the world's link (world.py --listen-log). Twice: with the
+# extended commands, and on a controller without them (--features legacy) with the legacy ones.
+for features in extended legacy; do
+    stop_world
+    start_world --features "$features" --listen-log "$out/advertise-$features.heard"
+    hciconfig hci0 >"$out/advertise-$features.hciconfig" 2>&1
+    bluedot run --hci hci0 --publish mqtt://127.0.0.1:9 --site vm --receiver rx-vm --advertise --log-level info \
+        >/dev/null 2>"$out/advertise-$features.err" &
+    receiver_pid=$!
+    sleep 6
+    kill -TERM "$receiver_pid"
+    wait "$receiver_pid"
+    echo $? >"$out/advertise-$features.rc"
+    echo "advertise-$features: exit $(cat "$out/advertise-$features.rc"), $(wc -l <"$out/advertise-$features.heard") reports heard"
+done
 stop_world
 echo "done at $(uptime_s) s"
