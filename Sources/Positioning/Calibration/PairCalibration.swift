@@ -88,10 +88,7 @@ public struct PairCalibration: Sendable {
             let a = anchors.anchors[tx], b = anchors.anchors[rx]
             let dz = anchors.heights[tx] - anchors.heights[rx]
             let d = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + dz * dz).squareRoot()
-            let sorted = samples.sorted()
-            let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2]
-                : 0.5 * (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2])
-            rows.append((rx, ModelUncertainty.logDistance(max(d, 1)), median))
+            rows.append((rx, ModelUncertainty.logDistance(max(d, 1)), PathLossCalibrator.median(samples)))
         }
         guard rows.count >= settings.minimumLinks else { return nil }
         let loss = RobustLoss.huber(settings.huberThreshold)
@@ -103,16 +100,12 @@ public struct PairCalibration: Sendable {
         var heard = [Double](repeating: 0, count: count)
         for _ in 0..<20 {
             // Site level and exponent given the gains; a weak prior keeps the exponent near 2 with few links.
-            var a00 = 1e-6, a01 = 0.0, a11 = 1 / (0.5 * 0.5), b0 = 1e-6 * level, b1 = 2 / (0.5 * 0.5)
-            for (k, r) in rows.enumerated() {
-                let w = weights[k] / s2, y = r.y - gains[r.rx]
-                a00 += w; a01 -= w * r.l; a11 += w * r.l * r.l
-                b0 += w * y; b1 -= w * y * r.l
-            }
-            let det = a00 * a11 - a01 * a01
-            guard det > 0 else { return nil }
-            level = (a11 * b0 - a01 * b1) / det
-            n = min(max((a00 * b1 - a01 * b0) / det, 1.2), 5)
+            var equations = LineNormalEquations(level: level, exponent: 2, levelInformation: 1e-6,
+                                                exponentInformation: 1 / (0.5 * 0.5))
+            for (k, r) in rows.enumerated() { equations.add(l: r.l, y: r.y - gains[r.rx], weight: weights[k] / s2) }
+            guard let site = equations.solve() else { return nil }
+            level = site.level
+            n = min(max(site.exponent, 1.2), 5)
             // Each receiver's gain given the site.
             var num = [Double](repeating: 0, count: count)
             heard = [Double](repeating: 0, count: count)

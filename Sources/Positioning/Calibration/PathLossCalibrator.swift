@@ -151,29 +151,9 @@ public struct PathLossCalibrator: Sendable {
         var sigma = prior?.fit.model.shadowingSigmaDB ?? 6
         var weights = Array(repeating: 1.0, count: rows.count)
         for _ in 0..<30 {
-            // Normal equations in θ = (P₀, n) for y = P₀ − n L: design row (1, −L).
-            var a00 = 0.0, a01 = 0.0, a11 = 0.0, b0 = 0.0, b1 = 0.0
-            for (i, r) in rows.enumerated() {
-                let w = weights[i]
-                a00 += w; a01 -= w * r.L; a11 += w * r.L * r.L
-                b0 += w * r.y; b1 -= w * r.y * r.L
-            }
-            if let prior {
-                let (i0, iL, iLL) = (prior.information[0], prior.information[1], prior.information[2])
-                let q0 = prior.fit.model.measuredPowerDBm, q1 = prior.fit.model.pathLossExponent
-                a00 += i0; a01 -= iL; a11 += iLL
-                b0 += i0 * q0 - iL * q1
-                b1 += -iL * q0 + iLL * q1
-            }
-            let det = a00 * a11 - a01 * a01
-            let (newP0, newN): (Double, Double)
-            if abs(det) > 1e-9 * max(a00 * a11, 1e-300) {
-                newP0 = (a11 * b0 - a01 * b1) / det
-                newN = (a00 * b1 - a01 * b0) / det
-            } else {
-                newN = n
-                newP0 = b0 / a00 + n * (-a01 / a00)
-            }
+            var equations = Self.equations(prior)
+            for (i, r) in rows.enumerated() { equations.add(l: r.L, y: r.y, weight: weights[i]) }
+            let (newP0, newN) = equations.solve() ?? (equations.level(givenExponent: n), n)
             let moved = abs(newP0 - p0) + abs(newN - n)
             p0 = newP0
             n = newN
@@ -213,20 +193,23 @@ public struct PathLossCalibrator: Sendable {
     /// `P₀ − n L₄` (L₄ = 10 log10 4) read off it.
     private func standardErrors(_ rows: [(L: Double, y: Double)], weights: [Double],
                                 prior: (fit: PathLossFit, information: [Double])?, sigma: Double) -> ModelUncertainty {
-        var a00 = 0.0, a01 = 0.0, a11 = 0.0
-        for (i, r) in rows.enumerated() {
-            a00 += weights[i]; a01 -= weights[i] * r.L; a11 += weights[i] * r.L * r.L
-        }
-        if let prior {
-            a00 += prior.information[0]; a01 -= prior.information[1]; a11 += prior.information[2]
-        }
-        let det = a00 * a11 - a01 * a01
-        guard det > 0 else { return .none }
+        var equations = Self.equations(prior)
+        for (i, r) in rows.enumerated() { equations.add(l: r.L, y: r.y, weight: weights[i]) }
+        guard let inverse = equations.inverse else { return .none }
         let s2 = sigma * sigma
-        let v00 = s2 * a11 / det, v11 = s2 * a00 / det, v01 = -s2 * a01 / det
+        let v00 = s2 * inverse.levelLevel, v11 = s2 * inverse.exponentExponent, v01 = s2 * inverse.levelExponent
         let l4 = 10 * log10(ModelUncertainty.referenceDistanceMeters)
         let level = max(v00 + l4 * l4 * v11 - 2 * l4 * v01, 0)
         return ModelUncertainty(levelSigmaDB: level.squareRoot(), exponentSigma: v11.squareRoot())
+    }
+
+    /// The normal equations holding only the prior, if any: its information is [[i0, −iL], [−iL, iLL]] in (P₀, n).
+    private static func equations(_ prior: (fit: PathLossFit, information: [Double])?) -> LineNormalEquations {
+        guard let prior else { return LineNormalEquations() }
+        return LineNormalEquations(
+            level: prior.fit.model.measuredPowerDBm, exponent: prior.fit.model.pathLossExponent,
+            levelInformation: prior.information[0], crossInformation: -prior.information[1],
+            exponentInformation: prior.information[2])
     }
 
     static func median(_ values: [Double]) -> Double {

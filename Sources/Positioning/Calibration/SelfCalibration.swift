@@ -424,29 +424,24 @@ public struct SelfCalibration: Sendable {
                       prior: ModelUncertainty) -> (level: Double, exponent: Double, sigma: ModelUncertainty) {
         var level = priorLevel, n = priorExponent
         let pl = 1 / (prior.levelSigmaDB * prior.levelSigmaDB), pn = 1 / (prior.exponentSigma * prior.exponentSigma)
-        var a00 = 0.0, a01 = 0.0, a11 = 0.0
+        var equations = LineNormalEquations(level: priorLevel, exponent: priorExponent, levelInformation: pl,
+                                            exponentInformation: pn)
         for _ in 0..<8 {
-            a00 = pl; a01 = 0; a11 = pn
-            var b0 = pl * priorLevel, b1 = pn * priorExponent
+            equations = LineNormalEquations(level: priorLevel, exponent: priorExponent, levelInformation: pl,
+                                            exponentInformation: pn)
             for r in rows {
                 let z = (r.y - (level - n * r.l)) / r.s
-                let w = loss.weight(z) / (r.s * r.s) * settings.effectiveSampleShare
-                // Design row (1, −l).
-                a00 += w; a01 -= w * r.l; a11 += w * r.l * r.l
-                b0 += w * r.y; b1 -= w * r.y * r.l
+                equations.add(l: r.l, y: r.y, weight: loss.weight(z) / (r.s * r.s) * settings.effectiveSampleShare)
             }
-            let det = a00 * a11 - a01 * a01
-            guard det > 0 else { break }
-            let newLevel = (a11 * b0 - a01 * b1) / det, newN = (a00 * b1 - a01 * b0) / det
+            guard let (newLevel, newN) = equations.solve() else { break }
             let moved = abs(newLevel - level) + abs(newN - n)
             level = newLevel
             n = newN
             if moved < 1e-4 { break }
         }
-        let det = a00 * a11 - a01 * a01
-        let sigma = det > 0
-            ? ModelUncertainty(levelSigmaDB: (a11 / det).squareRoot(), exponentSigma: (a00 / det).squareRoot())
-            : prior
+        let sigma = equations.inverse.map {
+            ModelUncertainty(levelSigmaDB: $0.levelLevel.squareRoot(), exponentSigma: $0.exponentExponent.squareRoot())
+        } ?? prior
         return (level, n, sigma)
     }
 
