@@ -99,6 +99,10 @@ struct SiteGainsTests {
         #expect(links.count >= 20, "most of the 30 directed pairs hear each other: \(links.keys.sorted())")
         #expect(!links.keys.contains { $0.split(separator: ">").first == $0.split(separator: ">").last }, "nobody hears itself")
 
+        let metrics = try curl(base + "metrics")
+        let counted = metrics.split(separator: "\n").first { $0.hasPrefix("bluedot_anchor_link_observations_total ") }
+        #expect((counted?.split(separator: " ").last.flatMap { Double($0) } ?? 0) > 100, "the solver counts the links")
+
         // The offsets the solver learned against the hidden gains, both relative to their mean (the pairs tell
         // receivers apart; the level is the tags').
         let hidden = try Self.gains(gainsPath)

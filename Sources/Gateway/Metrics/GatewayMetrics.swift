@@ -12,6 +12,8 @@ public final class GatewayMetrics: Sendable {
     public let malformedReports: Counter
     /// Observations of anchors the venue does not have.
     public let unknownAnchors: Counter
+    /// Observations of one anchor heard by another: links at known places (receivers that hear each other).
+    public let anchorLinks: Counter
     /// Fixes emitted.
     public let fixes: Counter
     /// Targets with a current fix.
@@ -31,6 +33,7 @@ public final class GatewayMetrics: Sendable {
         reports = r.makeCounter(descriptor: d("advertising_reports", "total", "Advertising reports taken in."))
         malformedReports = r.makeCounter(descriptor: d("malformed_reports", "total", "Advertising reports that could not be decoded."))
         unknownAnchors = r.makeCounter(descriptor: d("unknown_anchor_observations", "total", "Observations of anchors not in the venue."))
+        anchorLinks = r.makeCounter(descriptor: d("anchor_link_observations", "total", "Observations of one anchor heard by another (links for self-calibration)."))
         fixes = r.makeCounter(descriptor: d("fixes", "total", "Location fixes emitted."))
         targetsTracked = r.makeGauge(descriptor: d("targets_tracked", "", "Targets with a current fix."))
         reportToFixLatency = r.makeDurationHistogram(

@@ -10,7 +10,7 @@ public final class MetricsObserver: LocationSourceObserver, Sendable {
     /// Where counts go.
     public let metrics: GatewayMetrics
     private let clock: any BlueDotClock
-    private let copied = LockedValue((inputs: SourceStatistics(), unknownAnchors: 0))
+    private let copied = LockedValue((inputs: SourceStatistics(), unknownAnchors: 0, anchorLinks: 0))
 
     /// Creates the observer.
     public init(metrics: GatewayMetrics, clock: any BlueDotClock) {
@@ -30,7 +30,7 @@ public final class MetricsObserver: LocationSourceObserver, Sendable {
     }
 
     /// Adds what the inputs and the engine counted since the last call to the metrics (reports, malformed
-    /// reports, reconnects, observations of unknown anchors).
+    /// reports, reconnects, observations of unknown anchors, links between anchors).
     public func record(inputs: SourceStatistics, engine: PositioningEngine.Counters) {
         let metrics = metrics
         copied.withLock { last in
@@ -41,7 +41,8 @@ public final class MetricsObserver: LocationSourceObserver, Sendable {
             add(metrics.malformedReports, inputs.malformed, last.inputs.malformed)
             add(metrics.scannerReconnects, inputs.reconnects, last.inputs.reconnects)
             add(metrics.unknownAnchors, engine.unknownAnchors, last.unknownAnchors)
-            last = (inputs, engine.unknownAnchors)
+            add(metrics.anchorLinks, engine.anchorLinks, last.anchorLinks)
+            last = (inputs, engine.unknownAnchors, engine.anchorLinks)
         }
     }
 
