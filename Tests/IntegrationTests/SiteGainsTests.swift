@@ -25,9 +25,11 @@ struct SiteGainsTests {
     static let siteConfig = IntegrationEnvironment.packageRoot
         .appendingPathComponent("Tools/virtual-world/site-gains.json").path
     static let site = "gs"
-    /// Long enough for the pair fit's second pass (the first comes with the first three links, the next a minute
-    /// later, over 31 samples a link).
-    static let learningSeconds = 80.0
+    /// Long enough for the pair fit's second pass (the first comes once three links have five samples each, the
+    /// next a minute later, over 31 samples a link). `BLUEDOT_SITE_GAINS_SECONDS` runs longer, for the figures of
+    /// docs/site.md.
+    static let learningSeconds = IntegrationEnvironment.environment["BLUEDOT_SITE_GAINS_SECONDS"].flatMap(Double.init)
+        ?? 80
 
     @Test func receiversThatHearEachOtherGiveBackTheirHiddenGains() async throws {
         let scratch = try IntegrationEnvironment.scratchDirectory()
@@ -104,11 +106,12 @@ struct SiteGainsTests {
         #expect((counted?.split(separator: " ").last.flatMap { Double($0) } ?? 0) > 100, "the solver counts the links")
 
         // The offsets the solver learned against the hidden gains, both relative to their mean (the pairs tell
-        // receivers apart; the level is the tags').
+        // receivers apart; the level is the tags'), compared at 4 m, the reference distance of the learned levels:
+        // a gain is the same at every distance, and the anchors' learned exponents differ a little.
         let hidden = try Self.gains(gainsPath)
         let document = try curl(base + "api/calibration")
-        let learned = try Self.learnedPowers(document)
-        let venueModel = try Self.venuePowers(venuePath)
+        let learned = try Self.learnedLevels(document)
+        let venueModel = try Self.venueLevels(venuePath)
         var recovered: [String: Double] = [:]
         for id in ids { recovered[id] = (learned[id] ?? .nan) - (venueModel[id] ?? .nan) }
         let meanHidden = ids.map { hidden[$0]! }.reduce(0, +) / Double(ids.count)
@@ -125,9 +128,10 @@ struct SiteGainsTests {
         let rms = (squares / Double(ids.count)).squareRoot()
         let spread = (untouched / Double(ids.count)).squareRoot()
         print("site gains: learned offsets within \(String(format: "%.2f", rms)) dB rms of the hidden gains (spread \(String(format: "%.2f", spread)) dB)")
-        #expect(rms.isFinite && rms < 0.5 * spread, "the learned offsets explain most of the hidden gains: \(document)")
+        #expect(rms.isFinite && rms < 0.4 * spread, "the learned offsets explain most of the hidden gains: \(document)")
 
-        // The same sightings replayed three ways, scored after the first minute.
+        // The same sightings replayed three ways, scored after the first minute (a site learning from the start, as
+        // the solver did: the figures of a site that has been running are docs/site.md's, from a longer run).
         let observations = scratch.appendingPathComponent("observations.jsonl").path
         let start = heard.first?.clock ?? 0
         var lines: [UInt8] = []
@@ -185,23 +189,33 @@ struct SiteGainsTests {
         return o.compactMapValues { if case .number(let v) = $0 { v } else { nil } }
     }
 
-    /// Each anchor's measured power in a learned-calibration document.
-    static func learnedPowers(_ text: String) throws -> [String: Double] {
+    /// RSSI at 4 m of a model.
+    static func level(measuredPower: Double, exponent: Double) -> Double {
+        measuredPower - exponent * 10 * log10(4)
+    }
+
+    /// Each anchor's level at 4 m in a learned-calibration document.
+    static func learnedLevels(_ text: String) throws -> [String: Double] {
         guard case .object(let o) = try JSONValue.parse(Array(text.utf8)), case .array(let anchors)? = o["anchors"] else {
             throw BrokerError("not a learned calibration: \(text.prefix(300))")
         }
         var out: [String: Double] = [:]
         for case .object(let a) in anchors {
-            if case .string(let id)? = a["id"], case .number(let p)? = a["measuredPower"] { out[id] = p }
+            if case .string(let id)? = a["id"], case .number(let p)? = a["measuredPower"],
+               case .number(let n)? = a["pathLossExponent"] {
+                out[id] = level(measuredPower: p, exponent: n)
+            }
         }
         return out
     }
 
-    /// Each anchor's measured power in a venue (its own, else the venue model's).
-    static func venuePowers(_ path: String) throws -> [String: Double] {
+    /// Each anchor's level at 4 m in a venue (its own model, else the venue's).
+    static func venueLevels(_ path: String) throws -> [String: Double] {
         let venue = try VenueLoader.load(path: path)
-        return Dictionary(venue.anchors.map { ($0.id, $0.model(default: venue.model).measuredPowerDBm) },
-                          uniquingKeysWith: { a, _ in a })
+        return Dictionary(venue.anchors.map { a in
+            let m = a.model(default: venue.model)
+            return (a.id, level(measuredPower: m.measuredPowerDBm, exponent: m.pathLossExponent))
+        }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The venue at `path` with each anchor's measured power moved by its gain, written to `output`.

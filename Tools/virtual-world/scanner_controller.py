@@ -14,16 +14,21 @@ nothing. This subclass instead:
 - filters duplicates while scanning when asked (same address, event type and data), until scan is re-enabled;
 - resets scanning state and masks on HCI Reset;
 - with extended=False, hides LE Extended Advertising in its LE features and rejects the extended commands as
-  unknown, like a Bluetooth 4.x controller.
+  unknown, like a Bluetooth 4.x controller;
+- advertises what its host asks with the legacy commands as a controller does: ADV_NONCONN_IND as well as ADV_IND
+  (stock Bumble sends only ADV_IND), every interval in units of 0.625 ms (stock Bumble reads them as milliseconds).
+  The extended commands are Bumble's own. Either way the PDUs leave from the controller's public address when the
+  host asks for it, and every other controller on the link hears them (a site's receivers hear each other).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Callable
 
 from bumble import hci, ll
-from bumble.controller import Controller
+from bumble.controller import Controller, LegacyAdvertiser
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +60,28 @@ EXTENDED_COMMANDS = (
 )
 
 
+class FaithfulLegacyAdvertiser(LegacyAdvertiser):
+    """Legacy advertising as the host configured it: the PDU type it chose, at its interval."""
+
+    def _on_timer_fired(self) -> None:
+        self.send_advertising_data()
+        self.timer_handle = asyncio.get_running_loop().call_later(
+            max(self.advertising_interval_min, 0x20) * 0.625 / 1000.0, self._on_timer_fired)
+
+    def send_advertising_data(self) -> None:
+        if not self.enabled:
+            return
+        kinds = hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType
+        if self.advertising_type == kinds.ADV_IND:
+            pdu = ll.AdvInd(advertiser_address=self.address, data=bytes(self.advertising_data))
+        elif self.advertising_type == kinds.ADV_NONCONN_IND:
+            pdu = ll.AdvNonConnInd(advertiser_address=self.address, data=bytes(self.advertising_data))
+        else:
+            logger.warning("legacy advertising type %s is not simulated", self.advertising_type)
+            return
+        self.controller.send_advertising_pdu(pdu)
+
+
 class ScannerController(Controller):
     """The controller BlueDot's scanner talks to. `rssi_for(address)` returns the RSSI for a sender, or None
     for a sender the receiver cannot hear."""
@@ -75,6 +102,7 @@ class ScannerController(Controller):
             for name in EXTENDED_HANDLERS:
                 setattr(self, name, self._unknown_command)
         self.reports_sent = 0
+        self.le_legacy_advertiser = FaithfulLegacyAdvertiser(self)
         self._reset_scan_state()
 
     # ---- state -------------------------------------------------------------------------------------------

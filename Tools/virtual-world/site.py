@@ -3,13 +3,15 @@
 
 Every receiver of the site file gets a controller of its own (scanner_controller.ScannerController), exposed as
 H4 over TCP; every tag is a Bumble device advertising its frame while it walks its track. A receiver reports each
-tag it hears with RSSI = measuredPower - 10 n log10(d) (+ seeded noise), d from the tag's position at that instant
-to the receiver's. One process can run every receiver (one LocalLink), or any subset (`--only`), so a test can
+tag it hears with RSSI = measuredPower - 10 n log10(d) + its hidden gain - the walls crossed (+ seeded noise), d
+from the tag's position at that instant to the receiver's. A receiver whose host makes it advertise (BlueDot's
+`--advertise`) is heard by the others the same way, with the site's `receiverAdvertiser` model. One process can run every receiver (one LocalLink), or any subset (`--only`), so a test can
 start one process per network namespace; given the same `--start`, their tags walk in step.
 
 Prints one JSON line when every receiver listens, then runs until SIGTERM or SIGINT:
-  {"ready": true, "receivers": {"rx-1": {"host": "127.0.0.1", "port": N}, ...}, "tags": [...ids...],
-   "start": <unix time of t = 0>, "features": "extended"}
+  {"ready": true, "receivers": {"rx-1": {"host": "127.0.0.1", "port": N}, ...},
+   "addresses": {"rx-1": "F0:F1:F2:F3:00:01", ...}, "tags": [...ids...], "start": <unix time of t = 0>,
+   "features": "extended"}
 
 Named site.py as the tool it is; nothing imports it (it would be shadowed by Python's own `site` module).
 """
@@ -53,6 +55,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="advertise LE Extended Advertising support (default) or hide it like a 4.x controller")
     parser.add_argument("--truth", metavar="PATH", help="write the tags' true positions (truth JSONL) every 0.1 s")
     parser.add_argument("--venue", metavar="PATH", help="write a BlueDot venue with the receivers as anchors")
+    parser.add_argument("--truth-gains", metavar="PATH",
+                        help="write the receivers' hidden gain offsets, {\"rx-1\": dB, ...}, for a test to compare")
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
     arguments = parser.parse_args(argv)
     if arguments.noise is not None and not arguments.noise >= 0:
@@ -91,6 +95,10 @@ async def run(arguments: argparse.Namespace) -> int:
     if arguments.venue:
         with open(arguments.venue, "w", encoding="utf-8") as file:
             file.write(site_config.venue_text(site_config.venue(site, os.path.basename(arguments.config))))
+    if arguments.truth_gains:
+        with open(arguments.truth_gains, "w", encoding="utf-8") as file:
+            json.dump({receiver.id: receiver.gain_db for receiver in site.receivers}, file)
+            file.write("\n")
 
     def elapsed_s() -> float:
         return time.time() - start if start is not None else 0.0
@@ -98,17 +106,21 @@ async def run(arguments: argparse.Namespace) -> int:
     link = LocalLink()
     transports = []
     listening: dict[str, dict] = {}
+    addresses: dict[str, str] = {}
     for receiver in receivers:
         # One generator per receiver, seeded by its id: the same noise whichever process runs it.
         model = radio.PathLoss(sigma_db=sigma, seed=f"{seed}:{receiver.id}")
-        antenna = radio.Antenna(receiver.position, site.tags, model, elapsed_s)
+        # It hears the tags and, when their hosts make them advertise, the other receivers.
+        others = [a for a in site.receiver_advertisers() if a.address != receiver.address]
+        antenna = radio.Antenna(receiver.position, list(site.tags) + others, model, elapsed_s,
+                                gain_db=receiver.gain_db, walls=site.walls)
         host, port = places.get(receiver.id, (arguments.host, 0))
         transport, port = await air.listen_tcp(host, port)
         transports.append(transport)
-        n = receiver.index + 1
-        air.attach_scanner(transport, link, f"receiver-{receiver.id}", f"F0:F1:F2:F3:{n >> 8:02X}:{n & 0xFF:02X}",
-                           antenna.rssi_for, extended=arguments.features == "extended")
+        air.attach_scanner(transport, link, f"receiver-{receiver.id}", receiver.address, antenna.rssi_for,
+                           extended=arguments.features == "extended")
         listening[receiver.id] = {"host": host, "port": port}
+        addresses[receiver.id] = receiver.address
     for tag in site.tags:
         await air.start_beacon(tag, link)
 
@@ -117,8 +129,9 @@ async def run(arguments: argparse.Namespace) -> int:
     truth = TruthWriter(arguments.truth, site.tags, start) if arguments.truth else None
     truth_task = asyncio.get_running_loop().create_task(truth.run()) if truth else None
     stop = air.stop_signal()
-    print(json.dumps({"ready": True, "receivers": listening, "tags": [tag.id for tag in site.tags],
-                      "start": start, "features": arguments.features}), flush=True)
+    print(json.dumps({"ready": True, "receivers": listening, "addresses": addresses,
+                      "tags": [tag.id for tag in site.tags], "start": start, "features": arguments.features}),
+          flush=True)
 
     await stop.wait()
     if truth_task is not None:

@@ -8,8 +8,11 @@ import json
 import math
 
 import config
+import radio
 from config import ConfigError, Position, get_field, parse_position
 from track import Track, Waypoint
+
+MAX_GAIN_DB = 20.0  # a receiver's hidden gain offset, either way
 
 
 @dataclasses.dataclass(frozen=True)
@@ -19,6 +22,13 @@ class Receiver:
     id: str
     position: Position
     index: int  # place in the file, from 0: picks the controller's address, whatever subset a process runs
+    gain_db: float = 0.0  # hidden: added to all it reports, never written to the venue
+
+    @property
+    def address(self) -> str:
+        """Its controller's public address, from its place in the file."""
+        n = self.index + 1
+        return f"F0:F1:F2:F3:{n >> 8:02X}:{n & 0xFF:02X}"
 
 
 @dataclasses.dataclass
@@ -27,6 +37,15 @@ class Site:
     tags: list[config.Beacon]  # each with a track
     noise_sigma: float
     seed: int
+    walls: list[radio.Wall] = dataclasses.field(default_factory=list)
+    # How a receiver's own advertisement falls off (when its host makes it advertise): dBm at 1 m, exponent.
+    receiver_measured_power: float = -59.0
+    receiver_path_loss_exponent: float = 2.0
+
+    def receiver_advertisers(self) -> list[radio.FixedAdvertiser]:
+        """Every receiver as an advertiser, by its controller's public address."""
+        return [radio.FixedAdvertiser(r.address, r.position, self.receiver_measured_power,
+                                      self.receiver_path_loss_exponent) for r in self.receivers]
 
 
 def parse(document: dict, source: str) -> Site:
@@ -41,7 +60,17 @@ def parse(document: dict, source: str) -> Site:
     tags = [_tag(entry, index, path, defaults) for index, (entry, path) in enumerate(zip(entries, paths))]
     config.check_unique(tags, paths)
     seed = get_field(document, "seed", f"{root}: ", int, default=0, required=False)
-    return Site(receivers=receivers, tags=tags, noise_sigma=config.parse_noise(document, root), seed=seed)
+    advertiser = get_field(document, "receiverAdvertiser", f"{root}: ", dict, default={}, required=False)
+    where = f"{root}: receiverAdvertiser"
+    power = float(get_field(advertiser, "measuredPower", where, (int, float), default=defaults.get("measuredPower", -59.0),
+                            required=False))
+    exponent = float(get_field(advertiser, "pathLossExponent", where, (int, float),
+                               default=defaults.get("pathLossExponent", 2.0), required=False))
+    if not exponent > 0:
+        raise ConfigError(f"{where}.pathLossExponent: {exponent} must be positive")
+    return Site(receivers=receivers, tags=tags, noise_sigma=config.parse_noise(document, root), seed=seed,
+                walls=_walls(get_field(document, "walls", f"{root}: ", list, default=[], required=False), root),
+                receiver_measured_power=power, receiver_path_loss_exponent=exponent)
 
 
 def load(path: str) -> Site:
@@ -64,8 +93,30 @@ def _receivers(entries: list, root: str) -> list[Receiver]:
         if identifier in seen:
             raise ConfigError(f"{path}.id: {identifier!r} already used by {seen[identifier]}")
         seen[identifier] = path
-        receivers.append(Receiver(id=identifier, position=parse_position(entry, path), index=index))
+        gain = float(get_field(entry, "gainDb", path, (int, float), default=0.0, required=False))
+        if abs(gain) > MAX_GAIN_DB:
+            raise ConfigError(f"{path}.gainDb: {gain} is beyond ±{MAX_GAIN_DB:g} dB")
+        receivers.append(Receiver(id=identifier, position=parse_position(entry, path), index=index, gain_db=gain))
     return receivers
+
+
+def _walls(entries: list, root: str) -> list[radio.Wall]:
+    walls: list[radio.Wall] = []
+    for index, entry in enumerate(entries):
+        path = f"{root}: walls[{index}]"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{path}: expected an object like {{\"from\": {{\"x\": 0, \"y\": 0}}, \"to\": ..., \"lossDb\": 6}}")
+        ends = []
+        for key in ("from", "to"):
+            end = get_field(entry, key, path, dict)
+            ends.append(parse_position(end, f"{path}.{key}"))
+        if (ends[0].x, ends[0].y) == (ends[1].x, ends[1].y):
+            raise ConfigError(f"{path}: from and to are the same point")
+        loss = float(get_field(entry, "lossDb", path, (int, float)))
+        if not 0 <= loss <= 60:
+            raise ConfigError(f"{path}.lossDb: {loss} must be in 0 ... 60 dB")
+        walls.append(radio.Wall(ends[0].x, ends[0].y, ends[1].x, ends[1].y, loss))
+    return walls
 
 
 def _tag(entry: object, index: int, path: str, defaults: dict) -> config.Beacon:

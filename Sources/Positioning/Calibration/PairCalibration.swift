@@ -22,6 +22,8 @@ public struct PairCalibration: Sendable {
         public var linkSamples = 31
         /// Links needed before a fit.
         public var minimumLinks = 3
+        /// Samples a link needs before it counts towards `minimumLinks` and enters a fit: one RSSI is no median.
+        public var minimumLinkSamples = 5
         /// Prior sigma of a receiver's gain offset, dB (the spread of receivers' gains: ESPresense-companion's
         /// default `rx_adj_rssi` limits are -15 to 20 dB; a BlueDot site's are within ±6 dB).
         public var gainPriorSigmaDB = 6.0
@@ -73,7 +75,9 @@ public struct PairCalibration: Sendable {
         s.append(rssiDBm)
         if s.count > settings.linkSamples { s.removeFirst(s.count - settings.linkSamples) }
         links[key] = s
-        guard links.count >= settings.minimumLinks, t - lastFitTime >= settings.refitIntervalSeconds else { return false }
+        guard t - lastFitTime >= settings.refitIntervalSeconds,
+              links.values.count(where: { $0.count >= settings.minimumLinkSamples }) >= settings.minimumLinks
+        else { return false }
         lastFitTime = t
         fit = Self.fit(links, anchors: anchors, settings: settings)
         return fit != nil
@@ -83,7 +87,7 @@ public struct PairCalibration: Sendable {
     static func fit(_ links: [Int: [Double]], anchors: AnchorTable, settings: Settings) -> Fit? {
         let count = anchors.count
         var rows: [(rx: Int, l: Double, y: Double)] = []
-        for (key, samples) in links.sorted(by: { $0.key < $1.key }) where !samples.isEmpty {
+        for (key, samples) in links.sorted(by: { $0.key < $1.key }) where samples.count >= settings.minimumLinkSamples {
             let tx = key / count, rx = key % count
             let a = anchors.anchors[tx], b = anchors.anchors[rx]
             let dz = anchors.heights[tx] - anchors.heights[rx]
@@ -119,8 +123,15 @@ public struct PairCalibration: Sendable {
                 weights[k] = loss.weight((r.y - (level + gains[r.rx] - n * r.l)) / settings.linkSigmaDB)
             }
         }
+        // Each gain's standard error from the links' own scatter (robust, at least 1 dB), not the assumed
+        // `linkSigmaDB`: links are medians of many samples, and a site without walls between its receivers fits
+        // them much closer than 4 dB, which self-calibration should then trust as much.
+        let residuals = rows.map { abs($0.y - (level + gains[$0.rx] - n * $0.l)) }
+        let scatter = max(1.4826 * PathLossCalibrator.median(residuals), 1)
+        var information = [Double](repeating: 0, count: count)
+        for (k, r) in rows.enumerated() { information[r.rx] += weights[k] / (scatter * scatter) }
         let result = (0..<count).map { j -> Gain? in
-            heard[j] > 0 ? Gain(offsetDB: gains[j], sigmaDB: (1 / (heard[j] + gainPrecision)).squareRoot()) : nil
+            heard[j] > 0 ? Gain(offsetDB: gains[j], sigmaDB: (1 / (information[j] + gainPrecision)).squareRoot()) : nil
         }
         return Fit(levelDBm: level, exponent: n, gains: result, links: rows.count)
     }
