@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import signal
 import socket
 import sys
+import time
 from typing import Callable
 
-from bumble import hci
+from bumble import hci, ll
 from bumble.controller import Controller
 from bumble.device import AdvertisingEventProperties, AdvertisingParameters, Device
 from bumble.host import Host
@@ -19,6 +21,7 @@ from bumble.transport.common import AsyncPipeSink, Transport
 from bumble.transport.tcp_server import open_tcp_server_transport_with_socket
 
 import config
+import radio
 from scanner_controller import ScannerController
 
 TLM_REFRESH_S = 1.0
@@ -82,6 +85,52 @@ def attach_scanner(transport: Transport, link: LocalLink, name: str, address: st
         name, host_source=transport.source, host_sink=transport.sink, link=link, public_address=address,
         rssi_for=rssi_for, extended=extended,
     )
+
+
+class Listener:
+    """A controller on the link that hears one receiver's own advertising and logs it (world.py --listen-log):
+    the check that what a host asked its controller to advertise went out, from which address, with what data."""
+
+    def __init__(self, link: LocalLink, path: str, position: config.Position, address: str,
+                 model: radio.PathLoss) -> None:
+        self.file = open(path, "w", encoding="utf-8")
+        self.address = address.upper()
+        self.position = config.Position(position.x + 3.0, position.y, position.z)
+        self.antenna = radio.Antenna(
+            self.position, [radio.FixedAdvertiser(self.address, position, -59.0, 2.0)], model, elapsed_s=lambda: 0.0)
+        self.controller = ListeningController(self, "listener", link=link, public_address="F0:F1:F2:F3:F4:F6")
+
+    def heard(self, pdu) -> None:
+        address = pdu.advertiser_address
+        if str(address).split("/")[0].upper() != self.address:
+            return  # the world's beacons
+        rssi = self.antenna.rssi_for(address)
+        kind = "public" if address.address_type == hci.Address.PUBLIC_DEVICE_ADDRESS else "random"
+        self.file.write(json.dumps({
+            "t": time.time(), "address": str(address).split("/")[0], "addressType": kind,
+            "pdu": "extended" if isinstance(pdu, ll.AdvExtInd) else "legacy", "rssi": rssi, "data": bytes(pdu.data).hex(),
+        }) + "\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class ListeningController(Controller):
+    """The listener's controller: every advertising PDU on the link goes to its `Listener`, scanning or not."""
+
+    def __init__(self, listener: Listener, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.listener = listener
+
+    def on_ll_advertising_pdu(self, packet: ll.AdvertisingPdu) -> None:
+        self.listener.heard(packet)
+
+
+def attach_listener(link: LocalLink, path: str, position: config.Position, address: str,
+                    model: radio.PathLoss) -> Listener:
+    """A listener 3 m from `position`, logging to `path` what the controller at `address` advertises."""
+    return Listener(link, path, position, address, model)
 
 
 def stop_signal() -> asyncio.Event:

@@ -8,6 +8,11 @@ through an extended advertising set. The scanner's controller (scanner_controlle
 each PDU into one faithful advertising report whose RSSI follows the log-distance path-loss model from the
 beacon's and the receiver's positions.
 
+With --listen-log, one more controller on the link, 3 m from the receiver, logs what the receiver's controller
+advertises when its host asks it to (a BlueDot receiver with --advertise): one JSON line a PDU,
+  {"t": <unix s>, "address": "F0:F1:F2:F3:F4:F5", "addressType": "public", "pdu": "legacy"|"extended",
+   "rssi": <dBm>, "data": "<advertising data, hex>"}
+
 Prints one JSON line when ready, then runs until SIGTERM or SIGINT:
   {"ready": true, "port": N, "beacons": [...ids...]}        (TCP)
   {"ready": true, "pty": "/dev/pts/N", "beacons": [...]}    (--pty)
@@ -32,6 +37,8 @@ from bumble.transport.pty import open_pty_transport  # noqa: E402
 from bumble.transport.vhci import open_vhci_transport  # noqa: E402
 
 import air  # noqa: E402
+
+RECEIVER_ADDRESS = "F0:F1:F2:F3:F4:F5"  # the public address of the controller BlueDot talks to
 import config as world_config  # noqa: E402
 import radio  # noqa: E402
 
@@ -49,6 +56,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--noise", type=float, default=None, help="RSSI noise sigma in dB (overrides the file)")
     parser.add_argument("--features", choices=("extended", "legacy"), default="extended",
                         help="advertise LE Extended Advertising support (default) or hide it like a 4.x controller")
+    parser.add_argument("--listen-log", metavar="PATH",
+                        help="put a second controller on the link, 3 m from the receiver, that logs (JSON lines) "
+                             "every advertisement it hears from the receiver's own controller: what its host "
+                             "advertises")
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
     return parser.parse_args(argv)
 
@@ -75,8 +86,11 @@ async def run(arguments: argparse.Namespace) -> int:
         ready["link"] = link_path
     else:
         transport, ready["port"] = await air.listen_tcp(arguments.host, arguments.port)
-    air.attach_scanner(transport, link, "bluedot-scanner", "F0:F1:F2:F3:F4:F5", antenna.rssi_for,
+    air.attach_scanner(transport, link, "bluedot-scanner", RECEIVER_ADDRESS, antenna.rssi_for,
                        extended=arguments.features == "extended")
+    listener = None
+    if arguments.listen_log:
+        listener = air.attach_listener(link, arguments.listen_log, world.receiver, RECEIVER_ADDRESS, model)
     for beacon in world.beacons:
         await air.start_beacon(beacon, link)
     ready["beacons"] = [beacon.id for beacon in world.beacons]
@@ -85,6 +99,8 @@ async def run(arguments: argparse.Namespace) -> int:
     print(json.dumps(ready), flush=True)
 
     await stop.wait()
+    if listener is not None:
+        listener.close()
     await transport.close()
     if scratch is not None:
         shutil.rmtree(scratch, ignore_errors=True)
