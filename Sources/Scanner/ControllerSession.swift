@@ -110,7 +110,7 @@ struct ControllerSession: Sendable {
         }
         logger.info("advertising", metadata: [
             "procedure": "\(extended ? "extended" : "legacy")", "octets": "\(advertisement.data.count)",
-            "intervalMs": "\(advertisement.interval)",
+            "intervalMs": "\(ScanConfiguration.milliseconds(Int((try? advertisement.intervalUnits()) ?? 0)))",
         ])
         return true
     }

@@ -107,7 +107,14 @@ for features in extended legacy; do
     bluedot run --hci hci0 --publish mqtt://127.0.0.1:9 --site vm --receiver rx-vm --advertise --log-level info \
         >/dev/null 2>"$out/advertise-$features.err" &
     receiver_pid=$!
-    sleep 6
+    # Up to a minute to start (software emulation pages a large binary in), then 5 s of advertising.
+    waited=0
+    while ! grep -q "advertising" "$out/advertise-$features.err" && [ "$waited" -lt 600 ]; do
+        kill -0 "$receiver_pid" 2>/dev/null || break
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    sleep 5
     kill -TERM "$receiver_pid"
     wait "$receiver_pid"
     echo $? >"$out/advertise-$features.rc"
