@@ -103,7 +103,6 @@ scan raw-after-user bluedot scan --hci hci0 --duration 3
 for features in extended legacy; do
     stop_world
     start_world --features "$features" --listen-log "$out/advertise-$features.heard"
-    hciconfig hci0 >"$out/advertise-$features.hciconfig" 2>&1
     bluedot run --hci hci0 --publish mqtt://127.0.0.1:9 --site vm --receiver rx-vm --advertise --log-level info \
         >/dev/null 2>"$out/advertise-$features.err" &
     receiver_pid=$!
@@ -115,6 +114,8 @@ for features in extended legacy; do
         waited=$((waited + 1))
     done
     sleep 5
+    # Read once the adapter is set up: right after it appears, the kernel may not have read its address yet.
+    hciconfig hci0 >"$out/advertise-$features.hciconfig" 2>&1
     kill -TERM "$receiver_pid"
     wait "$receiver_pid"
     echo $? >"$out/advertise-$features.rc"
