@@ -78,6 +78,7 @@ struct ControllerSession: Sendable {
     {
         do throws(ScannerError) {
             let units = try advertisement.intervalUnits()
+            // `ScanConfiguration.validate()` checked the data's length before the scanner ran.
             if extended {
                 _ = try await execute(
                     LESetExtendedAdvertisingParametersCommand(
@@ -95,12 +96,14 @@ struct ControllerSession: Sendable {
                     LESetAdvertisingParametersCommand(
                         intervalMinUnits: units, intervalMaxUnits: units, advertisingType: .nonConnectableUndirected),
                     "LE Set Advertising Parameters")
-                guard let data = LESetAdvertisingDataCommand(data: advertisement.data) else {
-                    throw ScannerError.invalidConfiguration(field: "advertisement.data", reason: "over 31 octets")
-                }
-                _ = try await execute(data, "LE Set Advertising Data")
+                _ = try await execute(LESetAdvertisingDataCommand(data: advertisement.data)!, "LE Set Advertising Data")
                 _ = try await execute(LESetAdvertisingEnableCommand(enable: true), "LE Set Advertising Enable")
             }
+            logger.info("advertising", metadata: [
+                "procedure": "\(extended ? "extended" : "legacy")", "octets": "\(advertisement.data.count)",
+                "intervalMs": "\(ScanConfiguration.milliseconds(Int(units)))",
+            ])
+            return true
         } catch {
             guard !error.isTransportFailure else { throw error }
             logger.warning("the controller refused to advertise; scanning goes on without it", metadata: [
@@ -108,11 +111,6 @@ struct ControllerSession: Sendable {
             ])
             return false
         }
-        logger.info("advertising", metadata: [
-            "procedure": "\(extended ? "extended" : "legacy")", "octets": "\(advertisement.data.count)",
-            "intervalMs": "\(ScanConfiguration.milliseconds(Int((try? advertisement.intervalUnits()) ?? 0)))",
-        ])
-        return true
     }
 
     /// Stops advertising, best effort: failures are only logged (the link is about to close, or Reset follows).
