@@ -97,6 +97,11 @@ final class ChildProcess: @unchecked Sendable {
         return condition(standardOutput)
     }
 
+    /// The body `curl` gets from `url` (empty when nothing answered within 5 s).
+    static func get(_ url: String) throws -> String {
+        try run("/usr/bin/env", ["curl", "-s", "--max-time", "5", url], timeout: .seconds(10)).standardOutput
+    }
+
     /// The web address a `bluedot run` logged it listens on (`http://127.0.0.1:N/`), waiting at most `timeout`; nil
     /// when none came.
     func listeningBase(timeout: Duration) async -> String? {

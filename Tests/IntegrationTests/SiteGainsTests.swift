@@ -101,7 +101,7 @@ struct SiteGainsTests {
         #expect(links.count >= 20, "most of the 30 directed pairs hear each other: \(links.keys.sorted())")
         #expect(!links.keys.contains { $0.split(separator: ">").first == $0.split(separator: ">").last }, "nobody hears itself")
 
-        let metrics = try curl(base + "metrics")
+        let metrics = try ChildProcess.get(base + "metrics")
         let counted = metrics.split(separator: "\n").first { $0.hasPrefix("bluedot_anchor_link_observations_total ") }
         #expect((counted?.split(separator: " ").last.flatMap { Double($0) } ?? 0) > 100, "the solver counts the links")
 
@@ -109,7 +109,7 @@ struct SiteGainsTests {
         // receivers apart; the level is the tags'), compared at 4 m, the reference distance of the learned levels:
         // a gain is the same at every distance, and the anchors' learned exponents differ a little.
         let hidden = try Self.gains(gainsPath)
-        let document = try curl(base + "api/calibration")
+        let document = try ChildProcess.get(base + "api/calibration")
         let learned = try Self.learnedLevels(document)
         let venueModel = try Self.venueLevels(venuePath)
         var recovered: [String: Double] = [:]
@@ -232,10 +232,5 @@ struct SiteGainsTests {
             venue.anchors[i].measuredPowerDBm = model.measuredPowerDBm
         }
         try VenueWriter.json(venue).write(toFile: output, atomically: true, encoding: .utf8)
-    }
-
-    func curl(_ url: String) throws -> String {
-        let result = try ChildProcess.run("/usr/bin/env", ["curl", "-s", "--max-time", "5", url], timeout: .seconds(10))
-        return result.standardOutput
     }
 }
