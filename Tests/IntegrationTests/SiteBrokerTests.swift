@@ -478,7 +478,7 @@ struct SiteBrokerTests {
             Device(id: "alice-phone", name: "Alice's phone", irks: [IdentityResolvingKey(hex: "ec0234a357c8ad05341010a60a397d9b")!],
                    espresense: ["apple:1005:9-26"]),
         ])))
-        let solver = try Self.solver(broker, known: ["kitchen", "office"], espresense: "espresense",
+        let solver = try Self.solver(broker, known: ["kitchen", "office", "hall"], espresense: "espresense",
                                      measuredPower: ["kitchen": -59, "office": -59], devices: devices)
         let (collected, task) = Self.run(solver)
         #expect(await eventually { solver.client.isConnected })
@@ -497,12 +497,23 @@ struct SiteBrokerTests {
         // (target: the node, an anchor); a node the venue does not have is a stranger.
         _ = try broker.publish(["-t", "espresense/devices/node:office/kitchen", "-m", #"{"rssi@1m":-59,"rssi":-68}"#])
         _ = try broker.publish(["-t", "espresense/devices/node:attic/kitchen", "-m", #"{"rssi":-75}"#])
-        #expect(await eventually { collected.count == 4 })
+        // A BlueDot receiver ("hall", advertising its ReceiverBeacon) heard by the nodes: ESPresense names the frame
+        // `eddy:<namespace>-<instance>`, today's firmware with the namespace's fifth octet printed twice.
+        let hall = try #require(ReceiverBeacon(site: "t", receiver: "hall")).beaconID.split(separator: ":")
+        let (namespace, instance) = (Array(hall[1]), String(hall[2]))
+        let firmware = String(namespace[0..<10]) + String(namespace[8..<10]) + String(namespace[10...])
+        _ = try broker.publish(["-t", "espresense/devices/eddy:\(firmware)-\(instance)/kitchen", "-m",
+                                #"{"rssi@1m":-59,"rssi":-77}"#])
+        _ = try broker.publish(["-t", "espresense/devices/eddy:\(String(namespace))-\(instance)/office", "-m",
+                                #"{"rssi@1m":-59,"rssi":-73}"#])
+        #expect(await eventually { collected.count == 6 })
         #expect(await eventually { solver.siteStatistics.strangers == 3 })
         let link = collected.observations.first { $0.target == "office" }
         #expect(link?.anchor == "kitchen" && link?.rssiDBm == -68, "\(collected.observations)")
-        let byAnchor = Dictionary(uniqueKeysWithValues: collected.observations.filter { $0.target != "office" }
-            .map { ($0.anchor, $0) })
+        let hallLinks = collected.observations.filter { $0.target == "hall" }.map { "\($0.anchor) \($0.rssiDBm)" }
+        #expect(hallLinks.sorted() == ["kitchen -77.0", "office -73.0"], "\(collected.observations)")
+        let byAnchor = Dictionary(uniqueKeysWithValues: collected.observations
+            .filter { $0.target != "office" && $0.target != "hall" }.map { ($0.anchor, $0) })
         // ESPresense's iBeacon id becomes BlueDot's canonical one; its fingerprint and irk: id of a registry
         // device become that device's id.
         #expect(byAnchor["kitchen"]?.target == "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7")

@@ -179,8 +179,16 @@ import Testing
             == "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7")
         #expect(SiteSource.canonicalTarget("iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-100-40122")
             == "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:100:40122")
+        // ESPresense's Eddystone-UID ids: the firmware's (the namespace's fifth octet, bd, printed twice) and the
+        // plain 20 digits.
+        #expect(SiteSource.canonicalTarget("eddy:b8202f43bdbd98bf7f8fe8-0a1b2c3d4e5f")
+            == "eddystone:b8202f43bd98bf7f8fe8:0a1b2c3d4e5f")
+        #expect(SiteSource.canonicalTarget("eddy:B8202F43BD98BF7F8FE8-0A1B2C3D4E5F")
+            == "eddystone:b8202f43bd98bf7f8fe8:0a1b2c3d4e5f")
         for other in ["apple:1005:9-26", "iBeacon:nothex-4fa2-4e98-8024-bc5b71e0893e-1-7",
-                      "iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-70000", "tile:abc"] {
+                      "iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-70000", "tile:abc",
+                      "eddy:b8202f43bd0098bf7f8fe8-0a1b2c3d4e5f", "eddy:b8202f43bd98bf7f8f-0a1b2c3d4e5f",
+                      "eddy:b8202f43bd98bf7f8fe8-0a1b2c3d4e", "eddy:b8202f43bd98bf7f8fe8:0a1b2c3d4e5f"] {
             #expect(SiteSource.canonicalTarget(other) == other)
         }
     }

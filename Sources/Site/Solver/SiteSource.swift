@@ -330,13 +330,17 @@ public final class SiteSource: ObservationSource {
             rssi += model - reference
         }
         // ESPresense's ids: `irk:…` and aliases map to registry devices, iBeacons to beacons; another node's own
-        // advertisement (`node:<id>`, a node of the venue) is a link between two receivers at known places, which the
-        // engine learns the receivers' gains from (docs/positioning.md, "Receivers that hear each other"); the rest
-        // (the firmware's fingerprints of everyone's phones) are strangers.
+        // advertisement (`node:<id>`, a node of the venue) or a BlueDot receiver's (`eddy:…`, its `ReceiverBeacon`)
+        // is a link between two receivers at known places, which the engine learns the receivers' gains from
+        // (docs/positioning.md, "Receivers that hear each other"); the rest (the firmware's fingerprints of
+        // everyone's phones) are strangers.
         let target: String
+        let canonical = Self.canonicalTarget(report.device)
         if let node = Self.nodeAdvertisement(report.device), knownReceivers.contains(node) {
             target = node
-        } else if let identified = devices.identify(reportedID: Self.canonicalTarget(report.device)).targetID {
+        } else if let receiver = receiverBeacons[canonical] {
+            target = receiver
+        } else if let identified = devices.identify(reportedID: canonical).targetID {
             target = identified
         } else {
             state.withLock { $0.statistics.strangers += 1 }
@@ -358,11 +362,13 @@ public final class SiteSource: ObservationSource {
         return String(device.dropFirst(5))
     }
 
-    /// ESPresense's id of an iBeacon (`iBeacon:<uuid>-<major>-<minor>`) as BlueDot's canonical id
-    /// (`ibeacon:<uuid>:<major>:<minor>`), so a tag heard by BlueDot receivers and ESPresense nodes is one target;
-    /// other ids as they are.
+    /// ESPresense's id of an iBeacon (`iBeacon:<uuid>-<major>-<minor>`) or an Eddystone-UID (`eddy:<namespace>-<instance>`)
+    /// as BlueDot's canonical id (`ibeacon:<uuid>:<major>:<minor>`, `eddystone:<namespace>:<instance>`), so a tag
+    /// heard by BlueDot receivers and ESPresense nodes is one target, and a BlueDot receiver's own advertisement
+    /// (`ReceiverBeacon`) heard by a node is a link; other ids as they are.
     static func canonicalTarget(_ device: String) -> String {
         let lower = device.lowercased()
+        if lower.hasPrefix("eddy:") { return canonicalEddystone(lower) ?? device }
         guard lower.hasPrefix("ibeacon:") else { return device }
         let parts = lower.dropFirst("ibeacon:".count).split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 7, [8, 4, 4, 4, 12].elementsEqual(parts.prefix(5).map(\.count)),
@@ -370,6 +376,22 @@ public final class SiteSource: ObservationSource {
               let major = UInt16(parts[5]), let minor = UInt16(parts[6])
         else { return device }
         return "ibeacon:\(parts.prefix(5).joined(separator: "-")):\(major):\(minor)"
+    }
+
+    /// `eddy:<namespace>-<instance>` (lowercased) as `eddystone:<namespace>:<instance>`. ESPresense's firmware prints
+    /// the namespace's fifth octet twice (its format string has eleven octets before the dash: `BleFingerprint.cpp`,
+    /// `fingerprintServiceData`), so a 22-digit namespace whose fifth and sixth octets agree is read without the
+    /// repeat; a firmware that prints the 20 digits is read as it is.
+    private static func canonicalEddystone(_ lower: String) -> String? {
+        let parts = lower.dropFirst("eddy:".count).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count == 12, parts.allSatisfy({ $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        var namespace = Array(parts[0])
+        if namespace.count == 22 {
+            guard namespace[8..<10] == namespace[10..<12] else { return nil }
+            namespace.removeSubrange(10..<12)
+        }
+        guard namespace.count == 20 else { return nil }
+        return "eddystone:\(String(namespace)):\(parts[1])"
     }
 
     private func handleStatus(_ payload: [UInt8], receiver: String, kind: ReceiverInfo.Kind, now: Double) {
