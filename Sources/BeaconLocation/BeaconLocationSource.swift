@@ -32,11 +32,13 @@ public final class BeaconLocationSource: LocationSource, LocationProducer, @unch
     /// `restartDelaySeconds` (a daemon) failed inputs are restarted after it and the source runs until `stop()`;
     /// without, a failed input ends the run with its error and the source ends with its inputs (a replay), its
     /// pending fixes flushed. `releasesByClock`: whether the clock releases the engine's grid (live inputs) or only
-    /// observations do (a recording read as fast as a test clock allows).
+    /// observations do (a recording read as fast as a test clock allows). `presence`: the rule that decides the
+    /// targets' presence (`LocationSource`).
     public init(
         id: String, inputs: [any ObservationSource], venue: Venue, engineConfiguration: EngineConfiguration = .moving,
         deleteAfterSeconds: Double = 60, clock: any BlueDotClock = SystemClock(), restartDelaySeconds: Double? = 2,
-        releasesByClock: Bool = true, logger: Logger = Logger(label: "bluedot.beacon-location")
+        releasesByClock: Bool = true, logger: Logger = Logger(label: "bluedot.beacon-location"),
+        presence: PresenceRule? = nil
     ) {
         let policy = InputRunner.Policy(
             restartDelaySeconds: restartDelaySeconds,
@@ -48,7 +50,7 @@ public final class BeaconLocationSource: LocationSource, LocationProducer, @unch
             inputs: inputs, pipeline: PositioningPipeline(venue: venue, configuration: engineConfiguration),
             clock: clock, policy: policy, logger: logger
         ) { locations in relay.value?.deliver(locations) }
-        super.init(id: id, deleteAfterSeconds: deleteAfterSeconds, clock: clock)
+        super.init(id: id, deleteAfterSeconds: deleteAfterSeconds, clock: clock, presence: presence)
         relay.withLock { $0 = self }
     }
 

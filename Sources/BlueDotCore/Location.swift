@@ -47,6 +47,10 @@ public struct Location: Sendable, Hashable {
     public var headingDegrees: Double?
     /// What made this fix when several sources can (the indoor/outdoor hand-over); nil for a single-source output.
     public var source: PositionSource?
+    /// Whether the target is on the premises, when the source decides it (a location source with a presence rule).
+    public var presence: Presence?
+    /// Clock seconds since the target was last heard, while it is silent (`lastKnown`); nil while it is heard.
+    public var silentForSeconds: Double?
     /// The Unix time (on the daemon's clock) the newest report behind this fix arrived, when the source knows it:
     /// the start of the report-to-fix latency. Not part of the location format.
     public var reportedAt: Double?
@@ -59,7 +63,8 @@ public struct Location: Sendable, Hashable {
                 speedMetersPerSecond: Double? = nil, courseDegrees: Double? = nil, lastKnown: Bool = false,
                 anchorCount: Int = 0, latitude: Double? = nil, longitude: Double? = nil, room: String? = nil,
                 roomProbability: Double? = nil, headingDegrees: Double? = nil, source: PositionSource? = nil,
-                reportedAt: Double? = nil, attributes: [String: String] = [:]) {
+                presence: Presence? = nil, silentForSeconds: Double? = nil, reportedAt: Double? = nil,
+                attributes: [String: String] = [:]) {
         self.timestamp = timestamp
         self.targetID = targetID
         self.x = x
@@ -78,6 +83,8 @@ public struct Location: Sendable, Hashable {
         self.roomProbability = roomProbability
         self.headingDegrees = headingDegrees
         self.source = source
+        self.presence = presence
+        self.silentForSeconds = silentForSeconds
         self.reportedAt = reportedAt
         self.attributes = attributes
     }

@@ -68,9 +68,11 @@ public struct GatewayApp: Sendable {
                 throw ConfigurationError(location: "configuration", key: "gpsd", reason: .badValue("\(error)"))
             }
         }
+        let presence = PresenceRule(venue: venue, awayAfterSeconds: configuration.awayAfterSeconds,
+                                    awayAfterSecondsInside: configuration.awayAfterSecondsInside)
         let spine = GatewaySpine.make(
             mode: configuration.mode, inputs: first, venue: venue, engine: engine, clock: clock,
-            restartDelaySeconds: 2, logger: logger, gnss: gnss, beacons: !first.isEmpty)
+            restartDelaySeconds: 2, logger: logger, gnss: gnss, beacons: !first.isEmpty, presence: presence)
         // The solver role: fixes go back to the site's broker, and the site's counters into the metrics.
         let site = first.lazy.compactMap { $0 as? SiteSource }.first
         let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
@@ -98,7 +100,7 @@ public struct GatewayApp: Sendable {
                 prefix: settings.prefix, topics: site.topics, allow: settings.allow, names: names,
                 roomNames: Dictionary(venue.rooms.map { ($0.id, $0.name ?? $0.id) }, uniquingKeysWith: { a, _ in a }))
             let publisher = HomeAssistantPublisher(
-                client: site.client, discovery: discovery, clock: clock, awayAfterSeconds: settings.awayAfterSeconds,
+                client: site.client, discovery: discovery, clock: clock, awayAfterSeconds: presence.timeoutWhereUnknown,
                 removing: settings.remove)
             outputs.append(publisher)
             homeAssistant = publisher

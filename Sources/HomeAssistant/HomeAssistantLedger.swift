@@ -7,9 +7,11 @@ import Site
 ///
 /// - Configs (retained, QoS 1): the solver's once per connection; a target's four when it is first seen on a
 ///   connection. A new connection (the broker may have lost its retained messages) announces everything again.
-/// - Presence: a fix makes the tracker `home`; a target with no current fix (`lastKnown` fixes do not count) for
-///   `awayAfterSeconds` of clock time goes `not_home`, its room `none`, its attributes without coordinates, and
-///   keeps its entities. Before a target's first fix after a start nothing is said about it, so the retained state
+/// - Presence: the locations' own `presence`, which the location source decides (`PresenceRule`, from where the
+///   target fell silent): `not_home` makes the tracker `not_home`, its room `none`, its attributes without
+///   coordinates, and the target keeps its entities. For a source that does not decide presence (locations without
+///   it), a fix makes the tracker `home` and a target with no current fix (`lastKnown` fixes do not count) for
+///   `awayAfterSeconds` of clock time goes `not_home`. Before a target's first fix after a start nothing is said about it, so the retained state
 ///   of the last run holds (no `not_home` across a restart); a target with a name (`discovery.names`) that is not
 ///   heard within `awayAfterSeconds` of the start is announced `not_home`, so a tag that left while no solver ran
 ///   does not stay home.
@@ -52,6 +54,8 @@ struct HomeAssistantLedger: Sendable {
         var last: Location?
         /// Whether it has been declared `not_home`.
         var away = false
+        /// Whether its locations carry `presence`, which the ledger then follows instead of timing the silence.
+        var followsSource = false
     }
 
     /// A removal under way: the configs first, the states once they are due.
@@ -139,13 +143,22 @@ struct HomeAssistantLedger: Sendable {
                 continue
             }
             var p = presence[target] ?? Presence(heardAt: now)
-            if !location.lastKnown {
+            if let decided = location.presence {
+                p.followsSource = true
+                if decided == .notHome && !p.away { statistics.away += 1 }
+                p.away = decided == .notHome
+                if !location.lastKnown { p.heardAt = now }
+            } else if !location.lastKnown {
                 p.heardAt = now
                 p.away = false
             }
             p.last = location
             presence[target] = p
-            guard !p.away, announce(target, send: send) else { continue }
+            guard announce(target, send: send) else { continue }
+            if p.away {
+                tellAway(target, last: location, send: send)
+                continue
+            }
             tell(location, away: false, send: send)
         }
     }
@@ -156,7 +169,7 @@ struct HomeAssistantLedger: Sendable {
         guard begin(now: now, connection: connection, send: send) else { return }
         for target in presence.keys.sorted() {
             guard var p = presence[target] else { continue }
-            if !p.away && now - p.heardAt >= awayAfterSeconds {
+            if !p.away && !p.followsSource && now - p.heardAt >= awayAfterSeconds {
                 p.away = true
                 presence[target] = p
                 statistics.away += 1

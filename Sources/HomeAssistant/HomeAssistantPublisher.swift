@@ -1,14 +1,17 @@
 import BeaconLocation
 import BlueDotCore
 import LocationBus
+import Positioning
 import Site
 
 /// An observer of the solver's `LocationSource` that keeps Home Assistant told through MQTT discovery
 /// (`HomeAssistantDiscovery`), over the solver's own connection: the solver's device and each allowed target's
-/// entities are announced (retained configs, again on every new connection), the tracker reads `home` while the
-/// target is located and `not_home` after `awayAfterSeconds` of the injected clock without a fix (`sweep()`, which
-/// the gateway's housekeeping calls every second), states go out when they change, attributes at most once per
-/// `attributesIntervalSeconds` of fix time (and at once on a change of room, floor or `lastKnown`). Entities last:
+/// entities are announced (retained configs, again on every new connection), the tracker follows the locations'
+/// `presence` (the source's `PresenceRule`; without it, `home` while the target is located and `not_home` after
+/// `awayAfterSeconds` of the injected clock without a fix), a target expected but not heard since the start goes
+/// `not_home` after `awayAfterSeconds` (`sweep()`, which the gateway's housekeeping calls every second), states go
+/// out when they change, attributes at most once per `attributesIntervalSeconds` of fix time (and at once on a
+/// change of room, floor or `lastKnown`). Entities last:
 /// a target the source forgets keeps them; only the targets given as `removing`, and those that lost the name an
 /// earlier run announced them with (`adopt`), are removed. The rules are `HomeAssistantLedger`'s.
 ///
@@ -42,8 +45,9 @@ public final class HomeAssistantPublisher: LocationSourceObserver, Sendable {
     public let attributesIntervalSeconds: Double
     /// Clock seconds without a current fix after which a target is `not_home`.
     public let awayAfterSeconds: Double
-    /// The default away timeout: ESPresense-companion's `away_timeout` (120 s); `docs/site.md` says why.
-    public static let defaultAwayAfterSeconds: Double = 120
+    /// The default away timeout, the presence rule's at an exit (120 s, ESPresense-companion's `away_timeout`);
+    /// `docs/site.md` says why.
+    public static let defaultAwayAfterSeconds: Double = PresenceRule.defaultAwayAfterSeconds
     private let client: MQTTClient
     private let clock: any BlueDotClock
     private let ledger: LockedValue<HomeAssistantLedger>

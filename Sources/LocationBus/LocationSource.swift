@@ -1,11 +1,17 @@
 import BlueDotCore
+import Positioning
 
 
 /// Many moving locations pushed to observers (tag mode), after MapsIndoors' `MPLocationSource`.
 ///
 /// Producers call `update(_:)`, `delete(_:)` and `setStatus(_:)`; a target not updated for
 /// `deleteAfterSeconds` on the injected clock is deleted by `expireStale()`, which `runExpiry(everySeconds:)`
-/// calls periodically. The source is the one place where room changes are derived (`RoomTransitions`, from each
+/// calls periodically.
+///
+/// With a `PresenceRule` the source is also the one place presence is decided: every location it carries has
+/// `presence` (and `silentFor` while the target is silent), a target stays, last known, while it is silent and
+/// `home`, and `expireStale()` turns it `not_home` when its silence passes the rule's timeout for where it fell silent
+/// (an update, last known and in no room, and the leave of its room), and deletes it `deleteAfterSeconds` later. The source is the one place where room changes are derived (`RoomTransitions`, from each
 /// location's `room`): it sees every location and every deletion, so entries follow the update that made them and
 /// a target forgotten in a room leaves it before it is deleted (`LocationSourceEvent.roomsChanged`). Consumers
 /// follow `events` (a new ordered stream per access, starting with the current status and, when there are any, the
@@ -19,6 +25,19 @@ open class LocationSource: @unchecked Sendable {
         var locations: [String: Location] = [:]
         var lastHeard: [String: Double] = [:]
         var rooms = RoomTransitions()
+        var presenceRule: PresenceRule?
+        var presence: [String: Heard] = [:]
+    }
+
+    /// Where a target stands with its presence rule.
+    private struct Heard {
+        /// Clock time of its last current (not `lastKnown`) location.
+        var at: Double
+        /// Clock time of its last current location in or beside an exit.
+        var exitAt: Double?
+        var presence = Presence.home
+        /// Clock time it went `not_home`.
+        var awayAt: Double?
     }
 
     /// The source's id, unique among the sources a map shows.
@@ -33,11 +52,24 @@ open class LocationSource: @unchecked Sendable {
     private let observers = LockedValue<[(id: ObjectIdentifier, observer: any LocationSourceObserver)]>([])
     private let broadcast = Broadcast<LocationSourceEvent>()
 
-    /// Creates a source in status `initialising`.
-    public init(id: String, deleteAfterSeconds: Double = 30, clock: any BlueDotClock = SystemClock()) {
+    /// Creates a source in status `initialising`; with `presence`, it decides its targets' presence.
+    public init(id: String, deleteAfterSeconds: Double = 30, clock: any BlueDotClock = SystemClock(),
+                presence: PresenceRule? = nil) {
         self.id = id
         self.deleteAfterSeconds = deleteAfterSeconds
         self.clock = clock
+        state.withLock { $0.presenceRule = presence }
+    }
+
+    /// The presence rule, if the source decides presence.
+    public final var presenceRule: PresenceRule? { state.withLock { $0.presenceRule } }
+
+    /// Replaces the presence rule (a venue reloaded with other exits); targets keep where they fell silent.
+    public final func setPresenceRule(_ rule: PresenceRule?) {
+        state.withLock { s in
+            s.presenceRule = rule
+            if rule == nil { s.presence.removeAll() }
+        }
     }
 
     deinit {
@@ -71,19 +103,38 @@ open class LocationSource: @unchecked Sendable {
     }
 
     /// Stores new locations (keyed by `targetID`), marks them heard now, and tells observers: the update, then
-    /// the room changes it made.
+    /// the room changes it made. With a presence rule, a current location makes its target `home`, and each
+    /// location carries the target's presence (and `silentFor`, when it is last known).
     public final func update(_ locations: [Location]) {
         guard !locations.isEmpty else { return }
         let now = clock.now()
         change { s in
             var changes: [RoomChange] = []
-            for location in locations {
+            var told: [Location] = []
+            told.reserveCapacity(locations.count)
+            for var location in locations {
+                if let rule = s.presenceRule { Self.judge(&location, rule: rule, now: now, state: &s) }
                 s.locations[location.targetID] = location
                 s.lastHeard[location.targetID] = now
                 if let change = s.rooms.observe(location) { changes.append(change) }
+                told.append(location)
             }
-            return changes.isEmpty ? [.updated(locations)] : [.updated(locations), .roomsChanged(changes)]
+            return changes.isEmpty ? [.updated(told)] : [.updated(told), .roomsChanged(changes)]
         }
+    }
+
+    /// Stamps `location` with its target's presence under `rule`, at clock time `now`.
+    private static func judge(_ location: inout Location, rule: PresenceRule, now: Double, state s: inout State) {
+        var heard = s.presence[location.targetID] ?? Heard(at: now)
+        if !location.lastKnown {
+            heard.at = now
+            heard.presence = .home
+            heard.awayAt = nil
+            if rule.isAtExit(location) { heard.exitAt = now }
+        }
+        location.presence = heard.presence
+        location.silentForSeconds = location.lastKnown ? max(0, now - heard.at) : nil
+        s.presence[location.targetID] = heard
     }
 
     /// Removes targets and tells observers about the ones that existed: the leaves of those that were in a room,
@@ -92,7 +143,10 @@ open class LocationSource: @unchecked Sendable {
         change { s in
             let known = targetIDs.filter { s.locations.removeValue(forKey: $0) != nil }
             guard !known.isEmpty else { return [] }
-            known.forEach { s.lastHeard[$0] = nil }
+            known.forEach {
+                s.lastHeard[$0] = nil
+                s.presence[$0] = nil
+            }
             let leaves = known.compactMap { s.rooms.forget($0) }
             return leaves.isEmpty ? [.deleted(known)] : [.roomsChanged(leaves), .deleted(known)]
         }
@@ -124,12 +178,44 @@ open class LocationSource: @unchecked Sendable {
         }
     }
 
-    /// Deletes every target not updated for more than `deleteAfterSeconds`; returns their ids, sorted.
+    /// Deletes every target not updated for more than `deleteAfterSeconds`; returns their ids, sorted. With a
+    /// presence rule: targets silent for their timeout go `not_home` (one update each, and the leave of their room),
+    /// the `silentFor` of the others is brought up to now, and only targets `not_home` for more than
+    /// `deleteAfterSeconds` are deleted.
     @discardableResult
     public final func expireStale() -> [String] {
         let now = clock.now()
+        change { s in
+            guard let rule = s.presenceRule else { return [] }
+            var away: [Location] = []
+            var leaves: [RoomChange] = []
+            for (target, heard) in s.presence.sorted(by: { $0.key < $1.key }) {
+                guard heard.presence == .home, var location = s.locations[target] else { continue }
+                let silent = max(0, now - heard.at)
+                let leaving = heard.exitAt.map { heard.at - $0 <= rule.exitMemorySeconds } ?? false
+                if silent >= rule.timeout(leaving: leaving) {
+                    location.presence = .notHome
+                    location.lastKnown = true
+                    location.silentForSeconds = silent
+                    location.room = nil
+                    s.presence[target] = Heard(at: heard.at, exitAt: heard.exitAt, presence: .notHome, awayAt: now)
+                    s.locations[target] = location
+                    away.append(location)
+                    if let leave = s.rooms.forget(target) { leaves.append(leave) }
+                } else if location.lastKnown {
+                    location.silentForSeconds = silent
+                    s.locations[target] = location
+                }
+            }
+            guard !away.isEmpty else { return [] }
+            return leaves.isEmpty ? [.updated(away)] : [.updated(away), .roomsChanged(leaves)]
+        }
         let expired = state.withLock { s in
-            s.lastHeard.filter { now - $0.value > deleteAfterSeconds }.keys.sorted()
+            guard s.presenceRule != nil else {
+                return s.lastHeard.filter { now - $0.value > deleteAfterSeconds }.keys.sorted()
+            }
+            return s.presence.filter { _, heard in heard.awayAt.map { now - $0 > deleteAfterSeconds } ?? false }
+                .keys.sorted()
         }
         delete(expired)
         return expired

@@ -106,7 +106,7 @@ import Testing
             "venue": "v", "gpsd": "gpsd.lan:2947", "mode": "self", "gateway-id": "g", "devices": "/etc/bluedot/devices.json",
             "devices-list-unknown": "true", "listen": "127.0.0.1:1", "record": "r",
             "token": "0123456789abcdef", "insecure": "false", "loop": "true", "speed": "2", "interval": "1",
-            "stale-after": "5", "web-root": "w", "leaflet": "l", "h4-tty": "/dev/ttyS0", "baud": "9600",
+            "stale-after": "5", "away-timeout": "60", "away-timeout-inside": "3600", "web-root": "w", "leaflet": "l", "h4-tty": "/dev/ttyS0", "baud": "9600",
             "mqtt": "mqtt://broker.lan", "publish": "mqtts://rx@broker.lan:8884", "site": "home", "receiver": "rx-1",
             "mqtt-password-file": "/etc/bluedot/pw", "mqtt-password": "pw", "mqtt-client-id": "c", "mqtt-keepalive": "20",
             "mqtt-ca": "ca.pem", "mqtt-cert": "c.pem", "mqtt-key": "k.pem", "mqtt-protocol": "3.1.1",
@@ -134,7 +134,7 @@ import Testing
         #expect(c.history.store == .file("/var/lib/bluedot/h.sqlite") && c.history.retentionDays == 7)
         #expect(c.history.maxBytes == 64 << 20)
         #expect(c.homeAssistant.prefix == "ha" && c.homeAssistant.allow.map(\.pattern) == ["tag-*"])
-        #expect(c.homeAssistant.awayAfterSeconds == 60 && c.homeAssistant.remove == ["tag-3", "tag-4"])
+        #expect(c.awayAfterSeconds == 60 && c.awayAfterSecondsInside == 3600 && c.homeAssistant.remove == ["tag-3", "tag-4"])
         #expect(c.homeAssistant.names == ["tag-1": "Alice's keys", "tag-2": "Bob"])
     }
 
@@ -181,6 +181,8 @@ import Testing
         #expect(error("mqtt = mqtt://b\nsite = s\nvenue = v\nmode = tag\nha-away-timeout = 0")
             .contains("ha-away-timeout must be 1 ... 86400 seconds"))
         #expect(error("mqtt = mqtt://b\nsite = s\nvenue = v\nmode = tag\nha-remove = a/b").contains("ha-remove"))
-        #expect(error("observations = o\nvenue = v\nha-away-timeout = 60").contains("solver's broker"))
+        // Presence is every role's: the old name of away-timeout needs no solver.
+        #expect(error("observations = o\nvenue = v\nha-away-timeout = 60") == "valid")
+        #expect(error("observations = o\nvenue = v\naway-timeout-inside = 0").contains("away-timeout-inside"))
     }
 }

@@ -99,7 +99,7 @@ public enum LearnedCalibrationFile {
                 id: id, measuredPowerDBm: try c.required("measuredPower").number(in: -150...20),
                 pathLossExponent: try c.required("pathLossExponent").number(in: 0.1...10),
                 uncertainty: try uncertainty(c),
-                sharesSite: try bool(c.required("sharesSite")), samples: try count(c, "samples"),
+                sharesSite: try c.required("sharesSite").bool(), samples: try count(c, "samples"),
                 confidence: try c.required("confidence").number(in: 0...1)))
         }
         return (LearnedCalibration(site: site, anchors: anchors, phase: phase, counters: counters),
@@ -116,11 +116,6 @@ public enum LearnedCalibrationFile {
         let n = try k.integer()
         guard n >= 0 else { throw k.error("expected 0 or more, got \(n)") }
         return n
-    }
-
-    private static func bool(_ c: JSONCursor) throws(VenueError) -> Bool {
-        guard case .bool(let b) = c.value else { throw c.error("expected true or false, got \(c.value.kindName)") }
-        return b
     }
 
     private static func num(_ x: Double) -> String { JSONText.shortest(x) }

@@ -7,7 +7,9 @@ import SystemIO
 ///
 /// Required per line: `t`, `x`, `y`, `horizontalAccuracy` (finite numbers). Optional: `target` (default `self`),
 /// `z`, `floor` (integer), `verticalAccuracy`, `speed`, `course`, `lastKnown` (default false), `anchors` (default 0),
-/// `lat`, `lon`, `room` (string), `roomProbability`, `heading`, `source` (`beacons` or `gnss`). Unknown keys are ignored; blank lines skipped; any other bad line throws naming file and line.
+/// `lat`, `lon`, `room` (string), `roomProbability`, `heading`, `source` (`beacons` or `gnss`), `presence` (`home` or
+/// `not_home`), `silentFor` (seconds, 0 or more). Unknown keys are ignored; blank lines skipped; any other bad line
+/// throws naming file and line.
 public enum LocationReader {
     /// Reads the location file at `path`.
     public static func read(path: String) throws(JSONLinesError) -> [Location] {
@@ -55,6 +57,20 @@ public enum LocationReader {
                         "source: expected one of \(PositionSource.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
                 }
                 fix.source = source
+            case "presence":
+                if s.null() { fix.presence = nil; break }
+                s.skipWhitespace()
+                let start = s.index
+                let text = try s.string("presence")
+                guard let presence = Presence(rawValue: text) else {
+                    throw JSONSyntaxError(offset: start, message: "presence: expected home or not_home, got \"\(text)\"")
+                }
+                fix.presence = presence
+            case "silentFor":
+                fix.silentForSeconds = s.null() ? nil : try s.finiteNumber("silentFor")
+                if let silent = fix.silentForSeconds, silent < 0 {
+                    throw JSONSyntaxError(offset: nil, message: "silentFor: expected 0 or more, got \(silent)")
+                }
             default: try s.skipValue()
             }
         }

@@ -5,8 +5,9 @@ import Positioning
 /// Writes location-stream lines (`docs/formats.md`, "Location stream") byte-for-byte deterministically.
 ///
 /// Key order: t, target, x, y, z?, floor?, horizontalAccuracy, verticalAccuracy?, speed?, course?, lastKnown,
-/// anchors, lat?, lon?, room?, roomProbability?, heading?, source? (absent optionals are omitted). Decimals: t 3; x, y,
-/// z and both accuracies 3; speed 3; course and heading 1; lat and lon 7; roomProbability 3 (see `JSONText.fixed`). Separators are `", "` and `": "`, as in the datasets.
+/// anchors, lat?, lon?, room?, roomProbability?, heading?, source?, presence?, silentFor? (absent optionals are
+/// omitted). Decimals: t 3; x, y, z and both accuracies 3; speed 3; course, heading and silentFor 1; lat and lon 7;
+/// roomProbability 3 (see `JSONText.fixed`). Separators are `", "` and `": "`, as in the datasets.
 public enum LocationWriter {
     /// One line, without its newline.
     public static func line(_ fix: Location) -> String {
@@ -80,6 +81,14 @@ public enum LocationWriter {
         if let source = fix.source {
             w.literal(", \"source\": ")
             w.quoted(source.rawValue)
+        }
+        if let presence = fix.presence {
+            w.literal(", \"presence\": ")
+            w.quoted(presence.rawValue)
+        }
+        if let silent = fix.silentForSeconds {
+            w.literal(", \"silentFor\": ")
+            w.fixed(silent, decimals: 1)
         }
         w.byte(UInt8(ascii: "}"))
     }

@@ -12,7 +12,8 @@ import SystemIO
 /// - id: the feature's `id`, else `properties.id` (a string or an integer), else `feature-<index>`;
 /// - name: `properties.name`, a string or an IMDF label object (`{"en": ...}`);
 /// - floor: the first of `properties.level`, `level_id`, `floor`, `ordinal` that is present, an integer or a
-///   string holding one (`"2"`, `"-1"`); without any, `defaultFloor`.
+///   string holding one (`"2"`, `"-1"`); without any, `defaultFloor`;
+/// - exit: `properties.exit`, `true` or `false` (absent: false), the venue's room `exit`.
 /// Coordinates are WGS84 longitude/latitude, as RFC 7946 has them (`.wgs84`), projected about the origin: the
 /// given one, else the area centroid of all the rooms, to 1e-7 degrees. `.local` takes them as venue metres. The
 /// coordinates' range is no guide (a 20 m plan in metres is also a valid place near 0° N 0° E), so `.local` must
@@ -54,11 +55,11 @@ public enum GeoJSONImport {
         let document = try GeoJSONFeature.document(utf8, file: file)
         let features = try GeoJSONFeature.collection(document, file: file)
         if geographic { try checkCRS(document, file: file) }
-        var found: [(feature: GeoJSONFeature, id: String, name: String?, floor: Int, polygons: [[[GeoPosition]]])] = []
+        var found: [(feature: GeoJSONFeature, id: String, name: String?, floor: Int, exit: Bool, polygons: [[[GeoPosition]]])] = []
         var leftOut: [String: Int] = [:]
         var roomFeature: [String: String] = [:]
         for f in features {
-            let read = try f.read { (c) throws(VenueError) -> (String?, String?, Int?, [[[GeoPosition]]])? in
+            let read = try f.read { (c) throws(VenueError) -> (String?, String?, Int?, Bool, [[[GeoPosition]]])? in
                 guard let geometry = try c.optional("geometry") else {
                     leftOut["without geometry", default: 0] += 1
                     return nil
@@ -79,11 +80,12 @@ public enum GeoJSONImport {
                     throw VenueError(file: error.file, path: error.path,
                                      message: error.message + " (for coordinates in metres: --crs local)")
                 }
-                return (id, try properties?.optional("name")?.label(), try level(properties), polygons)
+                return (id, try properties?.optional("name")?.label(), try level(properties),
+                        try properties?.optional("exit")?.bool() ?? false, polygons)
             }
-            guard let (propertyID, name, floor, polygons) = read else { continue }
+            guard let (propertyID, name, floor, exit, polygons) = read else { continue }
             let id = f.id ?? propertyID ?? "feature-\(f.index)"
-            found.append((f, id, name, floor ?? defaultFloor, polygons))
+            found.append((f, id, name, floor ?? defaultFloor, exit, polygons))
         }
         guard !found.isEmpty else {
             throw VenueImportError(file: file, path: "features", message: "no Polygon or MultiPolygon feature")
@@ -100,7 +102,7 @@ public enum GeoJSONImport {
         var rooms: [Venue.Room] = []
         for room in found {
             for r in try PlanGeometry.rooms(room.polygons, id: room.id, name: room.name, floor: room.floor,
-                                            plane: plane, feature: room.feature) {
+                                            exit: room.exit, plane: plane, feature: room.feature) {
                 if let earlier = roomFeature[r.id] {
                     throw room.feature.error("id", "duplicate room id \"\(r.id)\" (first from \(earlier))")
                 }

@@ -86,6 +86,11 @@ struct JSONCursor {
         guard !nonEmpty || !s.isEmpty else { throw error("expected a non-empty string") }
         return s
     }
+
+    func bool() throws(VenueError) -> Bool {
+        guard case .bool(let b) = value else { throw error("expected true or false, got \(value.kindName)") }
+        return b
+    }
 }
 
 extension JSONValue {

@@ -17,7 +17,7 @@ enum PlanGeometry {
 
     /// The rooms of one feature's polygons: one room per polygon, all named alike; a single polygon keeps `id`,
     /// several are `id:1`, `id:2`, ... in the geometry's order. Each ring must keep three corners in metres.
-    static func rooms(_ polygons: [[[GeoPosition]]], id: String, name: String?, floor: Int,
+    static func rooms(_ polygons: [[[GeoPosition]]], id: String, name: String?, floor: Int, exit: Bool = false,
                       plane: LocalTangentPlane?, feature: GeoJSONFeature) throws(VenueImportError) -> [Venue.Room] {
         var rooms: [Venue.Room] = []
         for (i, polygon) in polygons.enumerated() {
@@ -31,7 +31,7 @@ enum PlanGeometry {
                 rings.append(points)
             }
             rooms.append(Venue.Room(id: polygons.count > 1 ? "\(id):\(i + 1)" : id, name: name, floor: floor,
-                                    polygon: rings[0], holes: Array(rings.dropFirst())))
+                                    polygon: rings[0], holes: Array(rings.dropFirst()), exit: exit))
         }
         return rooms
     }

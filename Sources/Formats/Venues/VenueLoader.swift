@@ -144,13 +144,13 @@ public enum VenueLoader {
         return rooms
     }
 
-    /// One room: id, optional name and floor (0), the outer ring and optional holes.
+    /// One room: id, optional name and floor (0), the outer ring, optional holes and `exit` (false).
     static func room(_ c: JSONCursor) throws(VenueError) -> Venue.Room {
         _ = try c.members()
         let holes = try (try c.optional("holes")?.elements() ?? []).map { (h) throws(VenueError) in try ring(h) }
         return Venue.Room(id: try c.required("id").string(nonEmpty: true), name: try c.optional("name")?.string(),
                           floor: try c.optional("floor")?.integer() ?? 0, polygon: try ring(try c.required("polygon")),
-                          holes: holes)
+                          holes: holes, exit: try c.optional("exit")?.bool() ?? false)
     }
 
     /// A ring `[[x, y], ...]` of at least three points, a closing repeat of the first not counted.

@@ -8,8 +8,8 @@ import Positioning
 /// radius, wallLoss (only when fitted); one
 /// anchor, floor, room and opening per line; keys within them in a fixed order (anchors: id, x, y, z, floor,
 /// measuredPower, pathLossExponent, shadowingSigma, calibration, the last four only when the anchor has them; rooms: id,
-/// name, floor, polygon, holes, name and holes only when present; openings: id, floor, category, line, category
-/// only when present; radius: moving, static, each with probability and bands). `rooms`, `openings` and `radius`
+/// name, floor, polygon, holes, exit, name and holes only when present and exit only when true; openings: id, floor,
+/// category, line, category only when present; radius: moving, static, each with probability and bands). `rooms`, `openings` and `radius`
 /// are left out when empty. Numbers use Swift's shortest round-trip
 /// form, so values survive a round trip exactly. The venue-wide `shadowingSigma` is always written.
 public enum VenueWriter {
@@ -76,6 +76,7 @@ public enum VenueWriter {
         if let name = r.name { s += ", \"name\": \(JSONText.quoted(name))" }
         s += ", \"floor\": \(r.floor), \"polygon\": \(ring(r.polygon))"
         if !r.holes.isEmpty { s += ", \"holes\": [" + r.holes.map(ring).joined(separator: ", ") + "]" }
+        if r.exit { s += ", \"exit\": true" }
         return s + "}"
     }
 

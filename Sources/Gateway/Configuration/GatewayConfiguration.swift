@@ -1,6 +1,8 @@
 import BeaconLocation
 import HomeAssistant
+import Positioning
 import Site
+
 /// Everything `bluedot run` needs: where observations come from, the venue, the mode, the HTTP side.
 ///
 /// Built from a configuration file (`ConfigurationFile`) and then overridden by flags; `validate()` checks the
@@ -59,6 +61,11 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var intervalSeconds = 1.0
     /// A fix older than this is drawn as last known (grey), seconds.
     public var staleAfterSeconds = 5.0
+    /// Clock seconds of silence after which a target that fell silent in or beside an exit room (every target, in a
+    /// venue without exits) is `not_home` (`PresenceRule`).
+    public var awayAfterSeconds = PresenceRule.defaultAwayAfterSeconds
+    /// Clock seconds of silence after which a target that fell silent elsewhere is `not_home`.
+    public var awayAfterSecondsInside = PresenceRule.defaultAwayAfterSecondsInside
     /// The folder of the web page (nil: the one bundled with the program).
     public var webRoot: String?
     /// Leaflet's folder (Debian's libjs-leaflet).
@@ -222,8 +229,6 @@ public struct HomeAssistantSettings: Sendable, Hashable {
     /// Friendly names by target id: the one "target id -> display name" lookup Home Assistant's device names and
     /// entity ids come from.
     public var names: [String: String] = [:]
-    /// Clock seconds without a fix after which a target's tracker reads `not_home`.
-    public var awayAfterSeconds = HomeAssistantPublisher.defaultAwayAfterSeconds
     /// Targets whose Home Assistant entities the solver removes (and does not announce).
     public var remove: [String] = []
     /// Whether any `ha-*` key was given (they need a solver).

@@ -136,6 +136,18 @@ extension GatewaySetting {
             sets: \.staleAfterSeconds
         ),
         GatewaySetting(
+            "away-timeout", .number("seconds", in: 1...86_400), example: "60",
+            help: "Seconds of silence before a target that fell silent at an exit room (anywhere, in a venue "
+                + "without exits) reads not_home (default 120).",
+            sets: \.awayAfterSeconds
+        ),
+        GatewaySetting(
+            "away-timeout-inside", .number("seconds", in: 1...604_800), example: "3600",
+            help: "Seconds of silence before a target that fell silent away from the exits reads not_home "
+                + "(default 2700).",
+            sets: \.awayAfterSecondsInside
+        ),
+        GatewaySetting(
             "web-root", .folder, example: "/srv/bluedot-page", help: "Serve the web page from this folder.",
             sets: \.webRoot
         ),

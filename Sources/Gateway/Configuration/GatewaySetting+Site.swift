@@ -186,10 +186,10 @@ extension GatewaySetting {
                 h.names[parts[0]] = parts[1]
             }
         },
-        homeAssistantSetting(
+        GatewaySetting(
             "ha-away-timeout", .number("seconds", in: 1...86_400), example: "60",
-            help: "Solver role: seconds without a fix before a target's tracker reads not_home (default 120)."
-        ) { h, seconds in h.awayAfterSeconds = seconds },
+            help: "The old name of away-timeout.", sets: \.awayAfterSeconds
+        ),
         homeAssistantSetting(
             "ha-remove", .text("targets"), example: "tag-1, tag-2",
             help: "Solver role: target ids whose Home Assistant entities are removed, comma-separated."

@@ -15,16 +15,17 @@ public struct GatewaySpine: Sendable {
     /// The beacons' producer, when there are beacon inputs: its counters go to the metrics.
     public let beacons: BeaconLocationSource?
 
-    /// Assembles the spine for `mode` over `inputs`.
+    /// Assembles the spine for `mode` over `inputs`; in tag mode the beacons' producer decides its targets'
+    /// presence by `presence` (self mode has one target, the gateway, which does not leave itself).
     public static func make(
         mode: SightingMapper.Mode, inputs: [any ObservationSource], venue: Venue,
         engine: EngineConfiguration, clock: any BlueDotClock, restartDelaySeconds: Double, logger: Logger,
-        gnss: GPSDLocationSource? = nil, beacons hasBeacons: Bool = true
+        gnss: GPSDLocationSource? = nil, beacons hasBeacons: Bool = true, presence: PresenceRule? = nil
     ) -> GatewaySpine {
         let id = mode == .self ? Observation.selfTarget : "beacons"
         let beacons = hasBeacons ? BeaconLocationSource(
             id: id, inputs: inputs, venue: venue, engineConfiguration: engine, clock: clock,
-            restartDelaySeconds: restartDelaySeconds, logger: logger) : nil
+            restartDelaySeconds: restartDelaySeconds, logger: logger, presence: mode == .self ? nil : presence) : nil
         if mode == .self, let gnss {
             let handover = HandoverLocationSource(
                 beacons: beacons, gnss: gnss, origin: venue.origin.map(GeographicOrigin.init), clock: clock)

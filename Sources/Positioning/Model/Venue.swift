@@ -82,14 +82,19 @@ public struct Venue: Sendable, Hashable {
         public var polygon: [PlanPoint]
         /// Rings cut out of the room (a stairwell, a pillar), each like `polygon`.
         public var holes: [[PlanPoint]]
+        /// A room people leave the premises through (a front door, a porch, a garage): a target that falls silent
+        /// in or beside it has left (`PresenceRule`).
+        public var exit: Bool
 
         /// Creates a room.
-        public init(id: String, name: String? = nil, floor: Int = 0, polygon: [PlanPoint], holes: [[PlanPoint]] = []) {
+        public init(id: String, name: String? = nil, floor: Int = 0, polygon: [PlanPoint], holes: [[PlanPoint]] = [],
+                    exit: Bool = false) {
             self.id = id
             self.name = name
             self.floor = floor
             self.polygon = polygon
             self.holes = holes
+            self.exit = exit
         }
     }
 

@@ -39,6 +39,24 @@ public struct RoomMap: Sendable {
             }
             return inside
         }
+
+        /// Metres from (x, y) to the room: 0 inside it, else to the nearest edge of its outer ring.
+        public func distance(x: Double, y: Double) -> Double {
+            if contains(x: x, y: y) { return 0 }
+            guard let ring = rings.first, !ring.isEmpty else { return .infinity }
+            var best = Double.infinity
+            var j = ring.count - 1
+            for i in 0..<ring.count {
+                let a = ring[j], b = ring[i]
+                let dx = b.x - a.x, dy = b.y - a.y
+                let length2 = dx * dx + dy * dy
+                let t = length2 > 0 ? max(0, min(1, ((x - a.x) * dx + (y - a.y) * dy) / length2)) : 0
+                let px = a.x + t * dx - x, py = a.y + t * dy - y
+                best = min(best, px * px + py * py)
+                j = i
+            }
+            return best.squareRoot()
+        }
     }
 
     /// The rooms, in venue order.

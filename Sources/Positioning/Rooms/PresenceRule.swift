@@ -1,0 +1,80 @@
+import BlueDotCore
+
+/// When a silent target has left: the one rule behind every output's `home` / `not_home` (`Location.presence`),
+/// applied by the location source (LocationBus) to each target's last current fix.
+///
+/// Phones and watches stop advertising for minutes when they are idle (issue 42 cites the field's threads), so the
+/// silence alone cannot say that someone left. Where it began can: a target that fell silent in or beside an exit
+/// room (`Venue.Room.exit`: a front door, a porch, a garage) left, and reads `not_home` after `awayAfterSeconds`;
+/// one that fell silent anywhere else is asleep on a nightstand, and stays `home` for `awayAfterSecondsInside`
+/// before it reads `not_home`. A venue without exits cannot tell the two apart, and uses `awayAfterSeconds`
+/// everywhere (BlueDot's behaviour before exits).
+///
+/// "Beside" is `besideMeters` of the exit's outline, and "began" is the last `exitMemorySeconds` of current fixes
+/// before the silence: a person who walks through the porch and out of range is often last fixed in the hall.
+public struct PresenceRule: Sendable {
+    /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
+    /// in a venue without exits).
+    public var awayAfterSeconds: Double
+    /// Seconds of silence after which a target that fell silent elsewhere is `not_home`.
+    public var awayAfterSecondsInside: Double
+    /// A fix this close to an exit room's outline (metres) is beside it.
+    public var besideMeters: Double
+    /// A target fixed in or beside an exit this long before it fell silent (seconds) left through it.
+    public var exitMemorySeconds: Double
+    /// The exit rooms, ready for point tests.
+    private let exits: RoomMap
+
+    /// The default of `awayAfterSeconds`: 120 s, Home Assistant's `consider_home` default is 180 s and Bermuda's
+    /// `devtracker_nothome_timeout` 30 s; at an exit, a short wait is what the user wants.
+    public static let defaultAwayAfterSeconds = 120.0
+    /// The default of `awayAfterSecondsInside`: 45 minutes, over twice the longest silence of an idle iPhone quoted in
+    /// the field's threads (20 min 24 s between sightings at night, room-assistant issue #309; "15 minutes at a time",
+    /// home-assistant/core issue #123036; Bermuda's "iOS Transmit Outages" label, issues #375 and #385).
+    public static let defaultAwayAfterSecondsInside = 2700.0
+
+    /// The rule for `venue`'s exit rooms.
+    public init(venue: Venue, awayAfterSeconds: Double = Self.defaultAwayAfterSeconds,
+                awayAfterSecondsInside: Double = Self.defaultAwayAfterSecondsInside, besideMeters: Double = 2,
+                exitMemorySeconds: Double = 10) {
+        self.init(rooms: venue.rooms, awayAfterSeconds: awayAfterSeconds, awayAfterSecondsInside: awayAfterSecondsInside,
+                  besideMeters: besideMeters, exitMemorySeconds: exitMemorySeconds)
+    }
+
+    /// The rule for the exits among `rooms` (none: one timeout everywhere).
+    public init(rooms: [Venue.Room] = [], awayAfterSeconds: Double = Self.defaultAwayAfterSeconds,
+                awayAfterSecondsInside: Double = Self.defaultAwayAfterSecondsInside, besideMeters: Double = 2,
+                exitMemorySeconds: Double = 10) {
+        self.awayAfterSeconds = max(0, awayAfterSeconds)
+        self.awayAfterSecondsInside = max(0, awayAfterSecondsInside)
+        self.besideMeters = max(0, besideMeters)
+        self.exitMemorySeconds = max(0, exitMemorySeconds)
+        exits = RoomMap(rooms: rooms.filter(\.exit))
+    }
+
+    /// True when the venue has exit rooms (the two timeouts apply); false: `awayAfterSeconds` everywhere.
+    public var hasExits: Bool { !exits.isEmpty }
+
+    /// The ids of the exit rooms.
+    public var exitRooms: [String] { exits.shapes.map(\.id) }
+
+    /// True when `fix` is in an exit room (by its `room`, or its position) or within `besideMeters` of one on its
+    /// floor (any floor when the fix has none).
+    public func isAtExit(_ fix: Location) -> Bool {
+        exits.shapes.contains { shape in
+            if fix.room == shape.id { return true }
+            if let floor = fix.floor, floor != shape.floor { return false }
+            return shape.distance(x: fix.x, y: fix.y) <= besideMeters
+        }
+    }
+
+    /// Seconds of silence after which a target is `not_home`: `awayAfterSeconds` when it was at an exit when it fell
+    /// silent (`leaving`) or the venue has none, else `awayAfterSecondsInside`.
+    public func timeout(leaving: Bool) -> Double {
+        leaving || !hasExits ? awayAfterSeconds : awayAfterSecondsInside
+    }
+
+    /// The timeout for a target whose last place is unknown (expected, but not heard since a start): inside, when
+    /// the venue has exits, since a silence that began nowhere known is not a departure.
+    public var timeoutWhereUnknown: Double { timeout(leaving: false) }
+}

@@ -1,0 +1,112 @@
+import BlueDotCore
+import LocationBus
+import Positioning
+import Testing
+
+/// A flat: a bedroom, a hall, and a porch (the exit) east of the hall.
+private let flat: [Venue.Room] = [
+    Venue.Room(id: "bedroom", polygon: [.init(x: 0, y: 0), .init(x: 4, y: 0), .init(x: 4, y: 4), .init(x: 0, y: 4)]),
+    Venue.Room(id: "hall", polygon: [.init(x: 4, y: 0), .init(x: 10, y: 0), .init(x: 10, y: 4), .init(x: 4, y: 4)]),
+    Venue.Room(id: "porch", polygon: [.init(x: 10, y: 0), .init(x: 13, y: 0), .init(x: 13, y: 4), .init(x: 10, y: 4)],
+               exit: true),
+]
+
+private func fix(_ id: String, _ x: Double, room: String?, lastKnown: Bool = false) -> Location {
+    Location(timestamp: 0, targetID: id, x: x, y: 2, horizontalAccuracyMeters: 1, lastKnown: lastKnown, room: room,
+             roomProbability: room == nil ? nil : 0.9)
+}
+
+@Suite("Presence: where the silence began")
+struct PresenceTests {
+    @Test func theRuleKnowsExitsByRoomPositionAndFloor() {
+        let rule = PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700)
+        #expect(rule.hasExits && rule.exitRooms == ["porch"])
+        #expect(rule.isAtExit(fix("a", 11, room: "porch")))
+        #expect(rule.isAtExit(fix("a", 8.5, room: "hall")), "1.5 m from the porch is beside it")
+        #expect(!rule.isAtExit(fix("a", 7, room: "hall")), "3 m from the porch is not")
+        #expect(!rule.isAtExit(fix("a", 2, room: "bedroom")))
+        var upstairs = fix("a", 11, room: nil)
+        upstairs.floor = 1
+        #expect(!rule.isAtExit(upstairs), "the porch is on floor 0")
+        #expect(rule.timeout(leaving: true) == 120 && rule.timeout(leaving: false) == 2700)
+        #expect(rule.timeoutWhereUnknown == 2700)
+        let noExits = PresenceRule(rooms: Array(flat.prefix(2)), awayAfterSeconds: 120, awayAfterSecondsInside: 2700)
+        #expect(!noExits.hasExits && noExits.timeout(leaving: false) == 120, "no exits: today's one timeout")
+    }
+
+    @Test func aTargetSilentInTheBedroomStaysHomeForTheInsideTimeout() async {
+        let clock = ManualClock(start: 0)
+        let source = LocationSource(id: "tags", deleteAfterSeconds: 60, clock: clock,
+                                    presence: PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700))
+        let observer = RecordingObserver()
+        source.addObserver(observer)
+        source.update([fix("phone", 2, room: "bedroom")])
+        #expect(source.locations["phone"]?.presence == .home && source.locations["phone"]?.silentForSeconds == nil)
+        // The engine holds the target for a while (last known fixes), then stops; the phone sleeps for 40 minutes.
+        clock.advance(by: 5)
+        source.update([fix("phone", 2, room: "bedroom", lastKnown: true)])
+        #expect(source.locations["phone"]?.silentForSeconds == 5)
+        for _ in 0..<40 {
+            clock.advance(by: 60)
+            #expect(source.expireStale() == [])
+        }
+        #expect(source.locations["phone"]?.presence == .home)
+        #expect(source.locations["phone"]?.silentForSeconds == 2405, "silentFor brought up to now by the sweep")
+        // Heard again: still home, never away.
+        source.update([fix("phone", 2, room: "bedroom")])
+        #expect(source.locations["phone"]?.silentForSeconds == nil)
+        clock.advance(by: 2699)
+        source.expireStale()
+        #expect(source.locations["phone"]?.presence == .home)
+        clock.advance(by: 1)
+        source.expireStale()
+        #expect(source.locations["phone"]?.presence == .notHome, "after the inside timeout it reads not_home")
+        let log = await observer.waitFor(6)
+        #expect(log.suffix(2) == ["updated phone@2", "rooms phone:bedroom>-@0"], "\(log)")
+    }
+
+    @Test func aTargetSilentAtTheDoorLeavesAfterTheAwayTimeoutAndIsDeletedLater() async {
+        let clock = ManualClock(start: 0)
+        let source = LocationSource(id: "tags", deleteAfterSeconds: 60, clock: clock,
+                                    presence: PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700))
+        let observer = RecordingObserver()
+        source.addObserver(observer)
+        // Walks from the bedroom through the hall to the porch; last fixed in the hall 1 m from the porch, 4 s
+        // after it was in the porch's reach.
+        source.update([fix("alice", 2, room: "bedroom")])
+        clock.advance(by: 3)
+        source.update([fix("alice", 10.5, room: "porch")])
+        clock.advance(by: 4)
+        source.update([fix("alice", 6, room: "hall")])
+        clock.advance(by: 119)
+        source.expireStale()
+        #expect(source.locations["alice"]?.presence == .home)
+        clock.advance(by: 1)
+        source.expireStale()
+        let away = source.locations["alice"]
+        #expect(away?.presence == .notHome && away?.lastKnown == true && away?.room == nil)
+        #expect(away?.silentForSeconds == 120)
+        clock.advance(by: 60)
+        #expect(source.expireStale() == [])
+        clock.advance(by: 1)
+        #expect(source.expireStale() == ["alice"], "deleted deleteAfterSeconds after it went not_home")
+        let log = await observer.waitFor(8)
+        #expect(log.suffix(3) == ["updated alice@6", "rooms alice:hall>-@0", "deleted alice"], "\(log)")
+    }
+
+    @Test func aVenueWithoutExitsKeepsOneTimeoutAndASourceWithoutARuleKeepsItsOldExpiry() {
+        let clock = ManualClock(start: 0)
+        let source = LocationSource(id: "tags", deleteAfterSeconds: 60, clock: clock,
+                                    presence: PresenceRule(rooms: Array(flat.prefix(2)), awayAfterSeconds: 120))
+        source.update([fix("phone", 2, room: "bedroom")])
+        clock.advance(by: 120)
+        source.expireStale()
+        #expect(source.locations["phone"]?.presence == .notHome)
+
+        let plain = LocationSource(id: "tags", deleteAfterSeconds: 60, clock: clock)
+        plain.update([fix("phone", 2, room: "bedroom")])
+        #expect(plain.locations["phone"]?.presence == nil)
+        clock.advance(by: 61)
+        #expect(plain.expireStale() == ["phone"])
+    }
+}
