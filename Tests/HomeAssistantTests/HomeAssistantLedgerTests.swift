@@ -96,6 +96,38 @@ import Testing
         #expect(link.states() == ["bluedot/flat/ha/tag-1/state home", "bluedot/flat/ha/tag-1/room Den"])
     }
 
+    /// Locations that carry `presence` (a source with a presence rule) decide it: silence alone, however long, does
+    /// not make the tracker `not_home` (a phone asleep in the bedroom), the source's `not_home` does, and a current
+    /// fix brings it home.
+    @Test func thePresenceTheLocationsCarryIsFollowed() {
+        let link = Link()
+        var ledger = Self.ledger()
+        var heard = Self.fix(t: 100)
+        heard.presence = .home
+        ledger.update([heard], now: 100, connection: 1, send: link.send)
+        _ = link.take()
+        var asleep = Self.fix(t: 110, lastKnown: true)
+        asleep.presence = .home
+        asleep.silentForSeconds = 10
+        ledger.update([asleep], now: 110, connection: 1, send: link.send)
+        _ = link.take()
+        ledger.sweep(now: 100 + 40 * 60, connection: 1, send: link.send)
+        #expect(link.states() == [], "40 minutes of silence, still home: the source has not said otherwise")
+        var gone = asleep
+        gone.presence = .notHome
+        gone.room = nil
+        gone.silentForSeconds = 2700
+        ledger.update([gone], now: 2800, connection: 1, send: link.send)
+        #expect(link.states() == ["bluedot/flat/ha/tag-1/state not_home", "bluedot/flat/ha/tag-1/room none"])
+        #expect(ledger.statistics.away == 1)
+        ledger.sweep(now: 2900, connection: 1, send: link.send)
+        #expect(link.take() == [])
+        var back = Self.fix(t: 3000, room: "den")
+        back.presence = .home
+        ledger.update([back], now: 3000, connection: 1, send: link.send)
+        #expect(link.states() == ["bluedot/flat/ha/tag-1/state home", "bluedot/flat/ha/tag-1/room Den"])
+    }
+
     /// A restart: before the first fix nothing is said about a target, so the retained `home` holds (no
     /// `not_home` across the restart); a named target not heard within the away timeout of the start is announced
     /// `not_home`, and one heard in time never is.

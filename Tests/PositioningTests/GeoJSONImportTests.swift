@@ -73,7 +73,7 @@ import Testing
               "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [10, 0], [10, 4], [0, 4], [0, 0]], [[1, 1], [2, 1], [2, 2], [1, 1]]]}},
              {"type": "Feature", "properties": {"id": 7, "name": {"en": "Kitchen"}, "ordinal": -1, "level": 3},
               "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [3, 0], [3, 3.5]]]}},
-             {"type": "Feature", "properties": {"name": "Yard"}, "geometry": {"type": "Polygon", "coordinates": [[[20, 0], [30, 0], [30, 5]]]}},
+             {"type": "Feature", "properties": {"name": "Yard", "exit": true}, "geometry": {"type": "Polygon", "coordinates": [[[20, 0], [30, 0], [30, 5]]]}},
              {"type": "Feature", "properties": {}, "geometry": null}
             ]}
             """
@@ -87,8 +87,12 @@ import Testing
             ], holes: [[.init(x: 1, y: 1), .init(x: 2, y: 1), .init(x: 2, y: 2), .init(x: 1, y: 1)]]),
             // `level` is read before `ordinal`.
             Venue.Room(id: "7", name: "Kitchen", floor: 3, polygon: [.init(x: 0, y: 0), .init(x: 3, y: 0), .init(x: 3, y: 3.5)]),
-            Venue.Room(id: "feature-2", name: "Yard", floor: 5, polygon: [.init(x: 20, y: 0), .init(x: 30, y: 0), .init(x: 30, y: 5)]),
+            // `properties.exit` says the yard is a way out.
+            Venue.Room(id: "feature-2", name: "Yard", floor: 5, polygon: [.init(x: 20, y: 0), .init(x: 30, y: 0), .init(x: 30, y: 5)],
+                       exit: true),
         ])
+        #expect(failure(#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"exit": "yes"}, "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1]]]}}]}"#,
+                        coordinates: .local) == "plan.geojson: features[0]: properties.exit: expected true or false, got a string")
         #expect(v.floors.map(\.floor) == [1, 3, 5])
         #expect(v.bounds == Venue.Bounds(minX: 0, minY: 0, maxX: 30, maxY: 5))
         #expect(imported.notes == ["home.geojson: features that are not polygons left out: 1 without geometry"])

@@ -79,6 +79,26 @@ import Testing
         }
     }
 
+    @Test func presenceAndSilenceAreTheFormatsFields() throws {
+        let asleep = Location(timestamp: 10, targetID: "alice-phone", x: 2, y: 3, horizontalAccuracyMeters: 1.5,
+                              lastKnown: true, anchorCount: 0, room: "bedroom", roomProbability: 0.95,
+                              presence: .home, silentForSeconds: 754.4)
+        let line = LocationWriter.line(asleep)
+        #expect(line == """
+            {"t": 10.000, "target": "alice-phone", "x": 2.000, "y": 3.000, "horizontalAccuracy": 1.500, \
+            "lastKnown": true, "anchors": 0, "room": "bedroom", "roomProbability": 0.950, "presence": "home", "silentFor": 754.4}
+            """)
+        let back = try LocationReader.read(source: MemoryChunkSource(Array(line.utf8)), name: "loc.jsonl")
+        #expect(back.first?.presence == .home && back.first?.silentForSeconds == 754.4)
+        let away = #"{"t": 1, "x": 0, "y": 0, "horizontalAccuracy": 1, "presence": "not_home", "silentFor": 130}"#
+        #expect(try LocationReader.read(source: MemoryChunkSource(Array(away.utf8)), name: "l").first?.presence == .notHome)
+        let bad = #"{"t": 1, "x": 0, "y": 0, "horizontalAccuracy": 1, "presence": "away"}"#
+        #expect(throws: JSONLinesError(file: "loc.jsonl", line: 1,
+                                       message: "presence: expected home or not_home, got \"away\" (column 63)")) {
+            try LocationReader.read(source: MemoryChunkSource(Array(bad.utf8)), name: "loc.jsonl")
+        }
+    }
+
     @Test func readerErrorsNameFileAndLine() {
         let text = #"{"t": 1, "x": 0, "y": 0, "horizontalAccuracy": 1}"# + "\n" + #"{"t": 2, "x": 0, "y": 0}"#
         #expect(throws: JSONLinesError(file: "loc.jsonl", line: 2, message: "horizontalAccuracy: missing")) {

@@ -138,7 +138,7 @@ import Testing
             "floors": [{"floor": 0}, {"floor": 1, "name": "Upstairs", "elevation": 3}],
             "rooms": [\(room("kitchen", "[[0, 0], [4, 0], [4, 3.5], [0, 3.5]]", "\"name\": \"Kitchen\""
                                 + ", \"colour\": \"#ddd\"")),
-                      \(room("hall", "[[4, 0], [9, 0], [9, 2], [4, 0]]", "\"floor\": 1, \"name\": null")),
+                      \(room("hall", "[[4, 0], [9, 0], [9, 2], [4, 0]]", "\"floor\": 1, \"name\": null, \"exit\": true")),
                       \(room("atrium", "[[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]]",
                              "\"holes\": [[[4, 4], [6, 4], [6, 6]], [[1, 1], [2, 1], [2, 2], [1, 1]]]"))]
             """)
@@ -146,10 +146,14 @@ import Testing
         let p = { (x: Double, y: Double) in Venue.PlanPoint(x: x, y: y) }
         #expect(v.rooms == [
             Venue.Room(id: "kitchen", name: "Kitchen", floor: 0, polygon: [p(0, 0), p(4, 0), p(4, 3.5), p(0, 3.5)]),
-            Venue.Room(id: "hall", floor: 1, polygon: [p(4, 0), p(9, 0), p(9, 2), p(4, 0)]),
+            Venue.Room(id: "hall", floor: 1, polygon: [p(4, 0), p(9, 0), p(9, 2), p(4, 0)], exit: true),
             Venue.Room(id: "atrium", floor: 0, polygon: [p(0, 0), p(10, 0), p(10, 10), p(0, 10), p(0, 0)],
                        holes: [[p(4, 4), p(6, 4), p(6, 6)], [p(1, 1), p(2, 1), p(2, 2), p(1, 1)]]),
         ])
+        // `exit` is written only where it is true, and reads back.
+        #expect(VenueWriter.json(v).contains(#""polygon": [[4.0, 0.0], [9.0, 0.0], [9.0, 2.0], [4.0, 0.0]], "exit": true}"#))
+        #expect(VenueWriter.json(v).components(separatedBy: "\"exit\"").count == 2)
+        #expect(try VenueLoader.parse(Array(VenueWriter.json(v).utf8), file: "w.venue.json") == v)
         // Venues without rooms (all of the real ones) load as before, with none.
         #expect(try VenueLoader.load(path: Fixtures.path("boun-tetam.venue.json")).rooms.isEmpty)
     }
