@@ -76,6 +76,12 @@ import Testing
           --interval <seconds>    Seconds between fixes on each target's grid (default 1).
           --stale-after <seconds> Seconds without an update before a target is drawn as last known (default
                                   5).
+          --away-timeout <seconds>
+                                  Seconds of silence before a target that fell silent at an exit room
+                                  (anywhere, in a venue without exits) reads not_home (default 120).
+          --away-timeout-inside <seconds>
+                                  Seconds of silence before a target that fell silent away from the exits
+                                  reads not_home (default 2700).
           --web-root <folder>     Serve the web page from this folder.
           --leaflet <folder>      Leaflet's folder (default /usr/share/javascript/leaflet).
           --mqtt <url>            Solver role: take the site's receivers from this broker
@@ -124,8 +130,7 @@ import Testing
                                   (default all).
           --ha-names <names>      Solver role: friendly names, target=Name pairs separated by commas.
           --ha-away-timeout <seconds>
-                                  Solver role: seconds without a fix before a target's tracker reads
-                                  not_home (default 120).
+                                  The old name of away-timeout.
           --ha-remove <targets>   Solver role: target ids whose Home Assistant entities are removed,
                                   comma-separated.
           --log-level <log-level> Log level on stderr: trace, debug, info, notice, warning, error,

@@ -19,6 +19,8 @@ import Positioning
 public final class LocationHub: LocationSourceObserver, Sendable {
     private struct Entry {
         var location: Location
+        /// Clock time the location came.
+        var receivedAt: Double
         var display: LocationDisplay
         var navigator: LocationDisplay
         var drawing: DotDrawing
@@ -112,7 +114,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         let drawing = DotDrawing(drawState, fresh: true, navigationRotationDegrees: navigator.viewport.rotationDegrees,
                                  headingDegrees: plan.lastKnown ? nil : plan.headingDegrees)
         s.entries[location.targetID] = Entry(
-            location: location, display: display, navigator: navigator, drawing: drawing)
+            location: location, receivedAt: clock.now(), display: display, navigator: navigator, drawing: drawing)
         return [.fix(location, drawing)]
     }
 
@@ -143,9 +145,18 @@ public final class LocationHub: LocationSourceObserver, Sendable {
 
     // MARK: Reading
 
-    /// The current locations, sorted by target.
+    /// The current locations, sorted by target; a silent target's `silentFor` runs on to now.
     public var current: [Location] {
-        state.withLock { s in s.entries.values.map(\.location).sorted { $0.targetID < $1.targetID } }
+        let now = clock.now()
+        return state.withLock { s in
+            s.entries.values.map { entry in
+                var location = entry.location
+                if let silent = location.silentForSeconds {
+                    location.silentForSeconds = silent + max(0, now - entry.receivedAt)
+                }
+                return location
+            }.sorted { $0.targetID < $1.targetID }
+        }
     }
 
     /// The current drawing state of `target`.

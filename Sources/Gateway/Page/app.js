@@ -82,7 +82,9 @@
       }
       for (const room of (venue.rooms || []).filter((r) => r.floor === floor.floor)) {
         const rings = [room.polygon, ...room.holes].map((ring) => ring.map(([x, y]) => toLatLng(x, y)));
-        const polygon = L.polygon(rings, { className: 'bd-room', weight: 1, interactive: false }).addTo(group);
+        // Exits (front door, porch, garage): where presence ends a silence sooner (docs/formats.md, "Rooms").
+        const className = room.exit ? 'bd-room bd-room-exit' : 'bd-room';
+        const polygon = L.polygon(rings, { className, weight: 1, interactive: false }).addTo(group);
         const label = document.createElement('span');
         label.className = 'bd-room-label bd-upright';
         label.dataset.room = room.id;
@@ -156,7 +158,7 @@
   function showOccupancy(id, occupancy, targets) {
     const shape = roomShapes.get(id);
     if (!shape) return;
-    shape.label.textContent = `${shape.room.name || shape.room.id} · ${occupancy}`;
+    shape.label.textContent = `${shape.room.name || shape.room.id}${shape.room.exit ? ' (exit)' : ''} · ${occupancy}`;
     shape.label.title = targets.join(', ');
     shape.label.dataset.occupancy = String(occupancy);
     const element = shape.polygon.getElement();
@@ -259,8 +261,25 @@
     t.circle.setRadius(Math.max(0.1, message.display.accuracy));
     placeOnFloor(t);
     draw(t, true);
+    // Presence: a silent target stays where it was last heard, greying with its silence; not_home, hollow.
+    t.silentSince = typeof fix.silentFor === 'number' ? Date.now() - fix.silentFor * 1000 : null;
+    t.away = fix.presence === 'not_home';
+    fade(t);
     state.events += 1;
     if (fix.target === state.followTarget) { autoPan(fix); showInfo(t); }
+  }
+
+  // Greys a silent target with its silence: full at first, down to a third after 30 minutes.
+  function fade(t) {
+    const element = t.marker.getElement();
+    const box = element && element.querySelector('.bd-marker');
+    if (!box) return;
+    box.classList.toggle('bd-away', Boolean(t.away));
+    const silent = t.silentSince ? (Date.now() - t.silentSince) / 1000 : 0;
+    const opacity = t.silentSince ? Math.max(0.35, 1 - 0.65 * Math.min(1, silent / 1800)) : 1;
+    box.style.opacity = String(opacity);
+    box.dataset.silentFor = t.silentSince ? String(Math.round(silent)) : '';
+    t.circle.setStyle({ opacity, fillOpacity: 0.15 * opacity });
   }
 
   function onDisplay(message) {
@@ -282,8 +301,10 @@
 
   function showInfo(t) {
     const f = t.fix;
+    const silent = t.silentSince ? Math.round((Date.now() - t.silentSince) / 60000) : null;
     el('info-target').textContent = (t.id === SELF ? 'self' : 'tag ' + nameOf(t.id)) +
-      (t.display.symbol === 'acquiring' ? ' (last known)' : '');
+      (t.away ? ' (away)' : silent !== null ? ` (silent ${silent} min)`
+        : t.display.symbol === 'acquiring' ? ' (last known)' : '');
     el('info-xy').textContent = `${f.x.toFixed(2)}, ${f.y.toFixed(2)} m` + (f.floor !== undefined ? `, floor ${f.floor}` : '');
     el('info-latlon').textContent = f.lat !== undefined ? `${f.lat.toFixed(7)}, ${f.lon.toFixed(7)}` : 'local venue';
     el('info-accuracy').textContent = `± ${f.horizontalAccuracy.toFixed(1)} m (68%)`;
@@ -595,5 +616,6 @@
     setInterval(refreshReceivers, 3000);
     refreshRooms();
     setInterval(refreshRooms, 5000);
+    setInterval(() => { for (const t of state.targets.values()) fade(t); }, 5000);
   }).catch((error) => showError('Cannot load the venue: ' + error.message));
 })();

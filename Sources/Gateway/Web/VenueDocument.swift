@@ -33,6 +33,7 @@ struct VenueDocument: Encodable {
         var floor: Int
         var polygon: [[Double]]
         var holes: [[[Double]]]
+        var exit: Bool
     }
 
     var name: String
@@ -67,7 +68,7 @@ struct VenueDocument: Encodable {
         }
         let ring = { (points: [Venue.PlanPoint]) in points.map { [$0.x, $0.y] } }
         rooms = venue.rooms.map { r in
-            Room(id: r.id, name: r.name, floor: r.floor, polygon: ring(r.polygon), holes: r.holes.map(ring))
+            Room(id: r.id, name: r.name, floor: r.floor, polygon: ring(r.polygon), holes: r.holes.map(ring), exit: r.exit)
         }
     }
 
