@@ -132,7 +132,7 @@ import Testing
             }
             try await client.execute(uri: "/api/venue", method: .get) { response in
                 #expect(String(buffer: response.body).contains(
-                    #""rooms":[{"floor":0,"holes":[],"id":"west","name":"West","polygon":[[0,0],[7,0],[7,8],[0,8]]}"#))
+                    #""rooms":[{"exit":false,"floor":0,"holes":[],"id":"west","name":"West","polygon":[[0,0],[7,0],[7,8],[0,8]]}"#))
             }
         }
         await Self.drive(clock, sleepers: 2) { app.hub.targetCount == 0 }
