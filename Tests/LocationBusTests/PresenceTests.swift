@@ -18,6 +18,16 @@ private func fix(_ id: String, _ x: Double, room: String?, lastKnown: Bool = fal
 
 @Suite("Presence: where the silence began")
 struct PresenceTests {
+    /// A source over the flat with the default timeouts at the door and inside, on a manual clock, observed.
+    static func flatSource() -> (ManualClock, LocationSource, RecordingObserver) {
+        let clock = ManualClock(start: 0)
+        let source = LocationSource(id: "tags", deleteAfterSeconds: 60, clock: clock,
+                                    presence: PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700))
+        let observer = RecordingObserver()
+        source.addObserver(observer)
+        return (clock, source, observer)
+    }
+
     @Test func theRuleKnowsExitsByRoomPositionAndFloor() {
         let rule = PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700)
         #expect(rule.hasExits && rule.exitRooms == ["porch"])
@@ -35,11 +45,7 @@ struct PresenceTests {
     }
 
     @Test func aTargetSilentInTheBedroomStaysHomeForTheInsideTimeout() async {
-        let clock = ManualClock(start: 0)
-        let source = LocationSource(id: "tags", deleteAfterSeconds: 60, clock: clock,
-                                    presence: PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700))
-        let observer = RecordingObserver()
-        source.addObserver(observer)
+        let (clock, source, observer) = Self.flatSource()
         source.update([fix("phone", 2, room: "bedroom")])
         #expect(source.locations["phone"]?.presence == .home && source.locations["phone"]?.silentForSeconds == nil)
         // The engine holds the target for a while (last known fixes), then stops; the phone sleeps for 40 minutes.
@@ -66,11 +72,7 @@ struct PresenceTests {
     }
 
     @Test func aTargetSilentAtTheDoorLeavesAfterTheAwayTimeoutAndIsDeletedLater() async {
-        let clock = ManualClock(start: 0)
-        let source = LocationSource(id: "tags", deleteAfterSeconds: 60, clock: clock,
-                                    presence: PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700))
-        let observer = RecordingObserver()
-        source.addObserver(observer)
+        let (clock, source, observer) = Self.flatSource()
         // Walks from the bedroom through the hall to the porch; last fixed in the hall 1 m from the porch, 4 s
         // after it was in the porch's reach.
         source.update([fix("alice", 2, room: "bedroom")])
