@@ -34,6 +34,12 @@ struct PresenceTests {
         #expect(rule.isAtExit(fix("a", 11, room: "porch")))
         #expect(rule.isAtExit(fix("a", 8.5, room: "hall")), "1.5 m from the porch is beside it")
         #expect(!rule.isAtExit(fix("a", 7, room: "hall")), "3 m from the porch is not")
+        var vague = fix("a", 8.5, room: "hall")
+        vague.horizontalAccuracyMeters = 12
+        #expect(!rule.isAtExit(vague), "a fix whose radius spans the flat is no evidence of the door")
+        var spilling = fix("a", 9.6, room: "hall")
+        spilling.horizontalAccuracyMeters = 3
+        #expect(rule.isAtExit(spilling), "a fifth of its probability in the porch")
         #expect(!rule.isAtExit(fix("a", 2, room: "bedroom")))
         var upstairs = fix("a", 11, room: nil)
         upstairs.floor = 1

@@ -13,9 +13,12 @@ and it checks, through Home Assistant's REST and websocket APIs:
 - the tracker reads `home` while located, and person.alice reads home; the room sensor follows the rooms; the
   accuracy sensor has its unit; the tracker carries latitude, longitude and gps_accuracy;
 - across a solver restart while the keys are heard, neither the tracker nor the person ever reads `not_home`;
-- a named target never heard (Bob's tag) reads `not_home` once the away timeout has passed after the start;
-- once the keys are not heard, the tracker and the person read `not_home` after the away timeout, and every entity
-  stays, including the room sensor the user renamed (sensor.alice_room);
+- a named target never heard (Bob's tag) reads `not_home` once the inside timeout has passed after the start (the
+  venue has an exit, and where Bob fell silent is unknown);
+- presence by where the silence began (the Foyer is marked as the exit): the keys falling silent in the dining
+  room stay `home` past the away timeout; once they are last heard in the Foyer and fall silent, the tracker and the
+  person read `not_home` after the away timeout, well before the inside one, and every entity stays, including the
+  room sensor the user renamed (sensor.alice_room);
 - `--ha-remove` removes the keys' entities, and a solver started without Bob's name removes his (configs cleared
   first, states later);
 - the automations of docs/site.md's examples are valid (Home Assistant's `validate_config`);
@@ -56,7 +59,9 @@ DEVICE = "iBeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e-1-7"
 KEYS = "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:7"
 BOB = "ibeacon:f7826da6-4fa2-4e98-8024-bc5b71e0893e:1:8"
 AWAY_SECONDS = 12
-FAMILY, DINING = (3.0, 2.7), (14.4, 4.75)
+INSIDE_SECONDS = 45
+FAMILY, DINING, FOYER = (3.0, 2.7), (14.4, 4.75), (10.9, 10.3)
+EXIT = "Foyer"
 STARTED = time.monotonic()
 
 
@@ -262,7 +267,8 @@ def start_solver(bluedot: str, broker: int, venue: str, work: str, extra: list[s
                  names: str = NAMES) -> subprocess.Popen:
     arguments = [bluedot, "run", "--mqtt", f"mqtt://127.0.0.1:{broker}", "--site", "house", "--venue", venue,
                  "--mode", "tag", "--espresense", "--listen", "127.0.0.1:0", "--history", "off",
-                 "--ha-names", names, "--ha-away-timeout", str(AWAY_SECONDS)]
+                 "--ha-names", names, "--away-timeout", str(AWAY_SECONDS),
+                 "--away-timeout-inside", str(INSIDE_SECONDS)]
     out = open(os.path.join(work, "solver.log"), "a")
     return subprocess.Popen(arguments + extra, stdout=out, stderr=subprocess.STDOUT)
 
@@ -316,6 +322,12 @@ async def scenario(args: argparse.Namespace, work: str) -> None:
                    capture_output=True)
     with open(venue_path) as f:
         venue = json.load(f)
+    # The user marks the front door's room as the exit (the companion's configuration has no such mark).
+    exits = [room for room in venue["rooms"] if room.get("name") == EXIT]
+    expect(len(exits) == 1, f"the imported venue has the {EXIT}")
+    exits[0]["exit"] = True
+    with open(venue_path, "w") as f:
+        json.dump(venue, f)
 
     broker_port, ha_port = free_port(), free_port()
     with open(os.path.join(work, "mosquitto.conf"), "w") as f:
@@ -387,8 +399,9 @@ async def scenario(args: argparse.Namespace, work: str) -> None:
         await ha.wait_state("sensor.alice_room", lambda s: s and s["state"] == "Dining", 10)
         expect(True, "renamed to sensor.alice_room, still Dining")
 
-        # Bob's tag, named but never heard, is announced not_home once the away timeout has passed.
-        await ha.wait_state("device_tracker.bob_s_tag", lambda s: s and s["state"] == "not_home", AWAY_SECONDS + 20)
+        # Bob's tag, named but never heard, is announced not_home once the inside timeout has passed (where he fell
+        # silent is unknown, and the venue has an exit).
+        await ha.wait_state("device_tracker.bob_s_tag", lambda s: s and s["state"] == "not_home", INSIDE_SECONDS + 20)
         expect(True, "device_tracker.bob_s_tag (named, never heard) reads not_home")
 
         # A solver restart while the keys are heard: never not_home.
@@ -403,13 +416,28 @@ async def scenario(args: argparse.Namespace, work: str) -> None:
                f"across the restart the tracker went unavailable and back, never not_home: {trackers}")
         expect("not_home" not in people, f"person.alice never read not_home: {people}")
 
-        # The keys leave: not_home after the away timeout, every entity kept (the renamed one too).
+        # The keys fall silent in the dining room (a phone asleep): home, past the away timeout.
+        before = len(ha.history.get("device_tracker.alice_s_keys", []))
+        nodes.place(None)
+        await asyncio.sleep(AWAY_SECONDS + 10)
+        tracker = await ha.state("device_tracker.alice_s_keys")
+        silence = ha.history.get("device_tracker.alice_s_keys", [])[before:]
+        expect(tracker is not None and tracker["state"] == "home" and "not_home" not in silence,
+               f"silent in the dining room for {AWAY_SECONDS + 10} s, the keys still read home: {silence}")
+        nodes.place(DINING)
+        await asyncio.sleep(3)
+
+        # The keys leave through the Foyer: not_home after the away timeout, every entity kept (the renamed one too).
+        nodes.place(FOYER)
+        await ha.wait_state("sensor.alice_room", lambda s: s and s["state"] == EXIT, 30)
+        expect(True, f"the keys reach the {EXIT}, the exit")
         nodes.place(None)
         left = time.monotonic()
         await ha.wait_state("device_tracker.alice_s_keys", lambda s: s and s["state"] == "not_home",
                             AWAY_SECONDS + 15)
         waited = time.monotonic() - left
-        expect(waited >= AWAY_SECONDS - 1, f"the keys read not_home {waited:.1f} s after the last report")
+        expect(AWAY_SECONDS - 1 <= waited < INSIDE_SECONDS,
+               f"the keys, last heard at the exit, read not_home {waited:.1f} s after the last report")
         await ha.wait_state("person.alice", lambda s: s and s["state"] == "not_home", 10)
         expect(True, "person.alice reads not_home")
         room = await ha.wait_state("sensor.alice_room", lambda s: s and s["state"] == "none", 10)

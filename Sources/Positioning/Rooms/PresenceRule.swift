@@ -10,16 +10,22 @@ import BlueDotCore
 /// before it reads `not_home`. A venue without exits cannot tell the two apart, and uses `awayAfterSeconds`
 /// everywhere (BlueDot's behaviour before exits).
 ///
-/// "Beside" is `besideMeters` of the exit's outline, and "began" is the last `exitMemorySeconds` of current fixes
-/// before the silence: a person who walks through the porch and out of range is often last fixed in the hall.
+/// "In" is the fix's room (the engine's, with hysteresis) or a fifth of its probability inside the exit (`RoomMap`'s
+/// cubature over the fix's 68% radius); "beside" is a fix that knows where it is (a radius of at most
+/// `besideMeters`) within `besideMeters` of the exit's outline. A fix whose radius spans half the house is no evidence
+/// of a door, and the first fixes of a solver just started (which sit at the middle of the anchors) are such fixes.
+/// "Began" is the last `exitMemorySeconds` of current fixes before the silence: a person who walks through the porch
+/// and out of range is often last fixed in the hall.
 public struct PresenceRule: Sendable {
     /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
     /// in a venue without exits).
     public var awayAfterSeconds: Double
     /// Seconds of silence after which a target that fell silent elsewhere is `not_home`.
     public var awayAfterSecondsInside: Double
-    /// A fix this close to an exit room's outline (metres) is beside it.
+    /// A fix with a radius of at most this, this close to an exit room's outline (metres), is beside it.
     public var besideMeters: Double
+    /// A fix with this much of its probability inside an exit room is in it.
+    public static let exitProbability = 0.2
     /// A target fixed in or beside an exit this long before it fell silent (seconds) left through it.
     public var exitMemorySeconds: Double
     /// The exit rooms, ready for point tests.
@@ -58,11 +64,15 @@ public struct PresenceRule: Sendable {
     /// The ids of the exit rooms.
     public var exitRooms: [String] { exits.shapes.map(\.id) }
 
-    /// True when `fix` is in an exit room (by its `room`, or its position) or within `besideMeters` of one on its
-    /// floor (any floor when the fix has none).
+    /// True when `fix` is in an exit room (its `room`, or `exitProbability` of its mass) or beside one on its floor
+    /// (any floor when the fix has none).
     public func isAtExit(_ fix: Location) -> Bool {
-        exits.shapes.contains { shape in
-            if fix.room == shape.id { return true }
+        if let room = fix.room, exits.shapes.contains(where: { $0.id == room }) { return true }
+        let radius = fix.horizontalAccuracyMeters
+        if exits.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor)
+            .contains(where: { $0.p >= Self.exitProbability }) { return true }
+        guard radius <= besideMeters else { return false }
+        return exits.shapes.contains { shape in
             if let floor = fix.floor, floor != shape.floor { return false }
             return shape.distance(x: fix.x, y: fix.y) <= besideMeters
         }
