@@ -49,6 +49,41 @@ func fix(_ target: String, _ t: Double, room: String? = nil, probability: Double
         #expect(try store.fixes(HistoryQuery(target: "nobody")).records.isEmpty)
     }
 
+    /// Presence is kept with each fix; a history of schema 1 (before presence) opens, keeps its fixes (without
+    /// presence) and takes new ones with it.
+    @Test func presenceIsKeptAndASchemaOneHistoryIsMigrated() throws {
+        let path = try scratchDatabase("schema-1.sqlite")
+        let db = try SQLiteConnection(filename: path, path: path)
+        try db.execute("""
+            BEGIN;
+            CREATE TABLE targets (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE TABLE fixes (
+                id INTEGER PRIMARY KEY, target INTEGER NOT NULL REFERENCES targets(id), t REAL NOT NULL,
+                x REAL NOT NULL, y REAL NOT NULL, z REAL, floor INTEGER, accuracy REAL NOT NULL,
+                vertical_accuracy REAL, speed REAL, course REAL, last_known INTEGER NOT NULL, anchors INTEGER,
+                lat REAL, lon REAL, room TEXT, room_probability REAL);
+            CREATE TABLE room_changes (
+                id INTEGER PRIMARY KEY, target INTEGER NOT NULL REFERENCES targets(id), t REAL NOT NULL,
+                from_room TEXT, to_room TEXT);
+            INSERT INTO targets (id, name) VALUES (1, 'a');
+            INSERT INTO fixes (target, t, x, y, accuracy, last_known, anchors) VALUES (1, 1, 2, 3, 1.5, 0, 4);
+            PRAGMA user_version = 1;
+            COMMIT;
+            """)
+        db.close()
+        let store = try HistoryStore(path: path, clock: clock)
+        defer { store.close() }
+        var away = fix("a", 200)
+        away.lastKnown = true
+        away.presence = .notHome
+        away.silentForSeconds = 130
+        store.record([away])
+        store.flush()
+        let fixes = try store.fixes(HistoryQuery(target: "a", newestFirst: false)).records
+        #expect(fixes.count == 2 && fixes[0].x == 2 && fixes[0].presence == nil && fixes[0].silentForSeconds == nil)
+        #expect(fixes[1] == away)
+    }
+
     /// A folder whose name holds what an SQLite URI reads specially (`?`, `#`, `%`, a space, UTF-8): the database
     /// is made there, under that name, and nowhere else.
     @Test func folderNamesWithURICharacters() throws {
@@ -175,7 +210,7 @@ func fix(_ target: String, _ t: Double, room: String? = nil, probability: Double
         try db.execute("PRAGMA user_version = 7")
         db.close()
         #expect { try HistoryStore(path: newer) } throws: { error in
-            "\(error)" == "\(newer): written by a newer BlueDot (history schema 7; this one reads 1)"
+            "\(error)" == "\(newer): written by a newer BlueDot (history schema 7; this one reads 2)"
         }
         #expect { try HistoryStore(path: "/proc/bluedot/none/history.sqlite") } throws: { error in
             "\(error)".hasPrefix("/proc/bluedot/none/history.sqlite: ")

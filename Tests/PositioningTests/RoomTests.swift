@@ -110,19 +110,76 @@ private func twoRooms() -> [Venue.Room] {
         #expect(tracker.current == nil)
     }
 
-    /// The engine over a simulated walk along the shared wall (0.3 m into the west room, 40 s, shadowing 4 dB):
-    /// every fix names a room and a probability; with the default hysteresis the target flaps far less than with
-    /// the most likely room at every fix, and it ends in the room it walked in.
-    @Test func walkAlongTheWallFlapsLessWithHysteresis() {
-        func p(_ x: Double, _ y: Double) -> Venue.PlanPoint { Venue.PlanPoint(x: x, y: y) }
+    /// A target standing still (its filter below the still speed for the still time) needs the stationary rules'
+    /// stronger evidence to change rooms; the same probabilities move a target that walks after the ordinary dwell.
+    @Test func aTargetStandingStillNeedsStrongerEvidence() {
+        let rules = RoomHysteresis()
+        var sitting = RoomTracker(), walking = RoomTracker()
+        for t in 0...10 {
+            _ = sitting.update([(0, 0.9), (1, 0.1)], t: Double(t), speed: 0.05, rules: rules)
+            _ = walking.update([(0, 0.9), (1, 0.1)], t: Double(t), speed: 1.2, rules: rules)
+        }
+        #expect(sitting.standsStill(at: 10, rules: rules) && !walking.standsStill(at: 10, rules: rules))
+        // The east room at 0.8 for 4 s: the walker moves after 2 s, the sitter stays.
+        for t in 11...15 {
+            _ = sitting.update([(0, 0.2), (1, 0.8)], t: Double(t), speed: 0.05, rules: rules)
+            _ = walking.update([(0, 0.2), (1, 0.8)], t: Double(t), speed: 1.2, rules: rules)
+        }
+        #expect(walking.current == 1 && sitting.current == 0)
+        // Clear evidence (0.9) held for the stationary dwell moves the sitter too.
+        for t in 16...21 { _ = sitting.update([(0, 0.1), (1, 0.9)], t: Double(t), speed: 0.05, rules: rules) }
+        #expect(sitting.current == 0, "5 s of 0.9: not yet the 6 s dwell")
+        _ = sitting.update([(0, 0.1), (1, 0.9)], t: 22, speed: 0.05, rules: rules)
+        #expect(sitting.current == 1)
+        // Getting up: a walking speed lifts the 2 s average over the still speed, and the ordinary rules apply.
+        _ = sitting.update([(0, 0.8), (1, 0.2)], t: 23, speed: 1.2, rules: rules)
+        #expect(!sitting.standsStill(at: 23, rules: rules))
+    }
+
+    /// The engine over a simulated person sitting 0.15 m from the shared wall for ten minutes (shadowing 6 dB):
+    /// holding a standing target harder cuts its room changes, and it stays in its room.
+    @Test func someoneSittingByTheWallKeepsTheirRoom() {
+        let venue = Self.wallVenue()
+        let track = Track(target: "tag", waypoints: [
+            Track.Waypoint(t: 0, x: 5.85, y: 5), Track.Waypoint(t: 600, x: 5.85, y: 5),
+        ])
+        var rng = Xoshiro256StarStar(seed: 8)
+        let packets = Simulator(venue: venue, configuration: SimulationConfiguration(rateHz: 5, shadowingSigmaDB: 6))
+            .simulate(tracks: [track], using: &rng)
+        func changes(_ rules: RoomHysteresis) -> (changes: Int, west: Double) {
+            var configuration = EngineConfiguration.moving
+            configuration.roomHysteresis = rules
+            var engine = PositioningEngine(venue: venue, configuration: configuration)
+            var fixes: [Location] = []
+            for packet in packets { engine.ingest(packet.observation, into: &fixes) }
+            let live = fixes.filter { $0.timestamp <= 600 }
+            var changes = 0
+            for (a, b) in zip(live, live.dropFirst()) where a.room != b.room { changes += 1 }
+            return (changes, Double(live.filter { $0.room == "west" }.count) / Double(max(1, live.count)))
+        }
+        let held = changes(RoomHysteresis())
+        let before = changes(.ignoringStillness)
+
+        #expect(held.changes * 3 <= before.changes, "held \(held.changes) changes, before \(before.changes)")
+        #expect(before.changes >= 4, "the sitter must be hard enough to flap without the stillness rule")
+        #expect(held.west >= before.west, "in the west room \(held.west) of the time, before \(before.west)")
+    }
+
+    static func wallVenue() -> Venue {
         var anchors: [Anchor] = []
         for (i, (x, y)) in [(0.0, 3.0), (12, 3), (0, 8), (12, 8), (6, 0), (6, 11), (3, 5.5), (9, 5.5)].enumerated() {
             anchors.append(Anchor(id: "a\(i)", x: x, y: y, z: 2.5))
         }
-        let venue = Venue(name: "wall", model: PathLossModel(measuredPowerDBm: -59, pathLossExponent: 2.2,
-                                                             shadowingSigmaDB: 4),
-                          anchors: anchors, bounds: Venue.Bounds(minX: 0, minY: 0, maxX: 12, maxY: 11),
-                          rooms: twoRooms())
+        return Venue(name: "wall", model: PathLossModel(measuredPowerDBm: -59, pathLossExponent: 2.2,
+                                                        shadowingSigmaDB: 4),
+                     anchors: anchors, bounds: Venue.Bounds(minX: 0, minY: 0, maxX: 12, maxY: 11), rooms: twoRooms())
+    }
+
+    /// The engine over a simulated walk along the shared wall (0.3 m into the west room, 40 s, shadowing 4 dB):
+    /// every fix names a room and a probability; with the default hysteresis the target flaps far less than with
+    /// the most likely room at every fix, and it ends in the room it walked in.
+    @Test func walkAlongTheWallFlapsLessWithHysteresis() {
+        let venue = Self.wallVenue()
         let track = Track(target: "tag", waypoints: [
             Track.Waypoint(t: 0, x: 5.7, y: 3.5), Track.Waypoint(t: 40, x: 5.7, y: 7.5),
         ])

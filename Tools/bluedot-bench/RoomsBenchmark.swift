@@ -3,8 +3,10 @@ import Formats
 import Foundation
 import Positioning
 
-/// `bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S]`: how well the engine's room state matches the truth on the visible
-/// sets, with rooms drawn on each venue (`Tools/rooms`), and how often a static target flaps between rooms.
+/// `bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S] [still-enter=P] [still-leave=P]
+/// [still-dwell=S] [still-confirm=P] [--ignore-stillness]`: how well the engine's room state matches the truth on the visible sets, with
+/// rooms drawn on each venue (`Tools/rooms`), and how often a static target flaps between rooms.
+/// `--ignore-stillness` applies the moving rules to a target standing still too (the engine before it held them).
 ///
 /// Each set is calibrated on its survey as `bluedot-bench accuracy` does, replayed with the drawn rooms, and scored
 /// like the accuracy table (the latest fix at or before each truth point): **agreement** is the share of truth points
@@ -35,8 +37,19 @@ enum RoomsBenchmark {
                 case "enter": rules.enterProbability = v
                 case "leave": rules.leaveProbability = v
                 case "dwell": rules.dwellSeconds = v
+                case "still-enter": rules.stationaryEnterProbability = v
+                case "still-leave": rules.stationaryLeaveProbability = v
+                case "still-dwell": rules.stationaryDwellSeconds = v
+                case "still-confirm": rules.stillConfirmProbability = v
                 default: throw BenchError("unknown key \(pair[0])")
                 }
+                i += 1
+                continue
+            }
+            if arguments[i] == "--ignore-stillness" {
+                rules.stationaryEnterProbability = rules.enterProbability
+                rules.stationaryLeaveProbability = rules.leaveProbability
+                rules.stationaryDwellSeconds = rules.dwellSeconds
                 i += 1
                 continue
             }

@@ -192,7 +192,7 @@ public struct PositioningEngine: Sendable {
             var fix = trackers[s]!.tick(at: next.t, context: context)
             learn(from: s)
             context.rooms.assign(&fix, tracker: &trackers[s]!.room, rules: context.configuration.roomHysteresis,
-                                 radius68: trackers[s]!.roomRadius)
+                                 radius68: trackers[s]!.roomRadius, speed: trackers[s]!.filterSpeed)
             fixes.append(fix)
             counters.fixes += 1
             schedule.push(GridEntry(t: trackers[s]!.nextGridTime(interval: interval), target: next.target,

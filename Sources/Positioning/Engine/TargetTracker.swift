@@ -48,6 +48,8 @@ struct TargetTracker {
     /// neighbour; spread over the map, it would put the mass outside every room instead (docs/positioning.md,
     /// "No survey").
     var roomRadius = 0.0
+    /// The filter's speed at the last fix (m/s): how the room tracker tells a target standing still.
+    var filterSpeed = 0.0
     /// The last update's measurements and fix, for self-calibration; taken by the engine.
     var record: (anchors: [Int], measurements: [RSSIMeasurement], x: Double, y: Double, t: Double)?
 
@@ -240,6 +242,7 @@ struct TargetTracker {
         let radius = (r * r + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot() * scale
         let own = AccuracyRadius.radius68(k.P) * c.radiusScale
         roomRadius = (own * own + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot() * scale
+        filterSpeed = k.speed
         gridIndex += 1
         let moving = c.reportsMotion && heard > 0
         return Location(timestamp: g, targetID: target, x: position.x, y: position.y, floor: floorEstimator.floor,
