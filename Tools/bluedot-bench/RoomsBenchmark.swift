@@ -22,7 +22,13 @@ enum RoomsBenchmark {
         var scored: Int
         var staticMinutes: Double
         var flaps: Int, flapsPlain: Int
+        /// Seconds from each true room change to the first fix in the new room (median), and how many changes the
+        /// fixes followed within `followSeconds` of the `changes` the truth made.
+        var delay: Double, followed: Int, changes: Int
     }
+
+    /// A true room change not followed within this many seconds is counted as missed.
+    static let followSeconds = 30.0
 
     static func run(_ arguments: [String]) throws {
         var directory = "../shared/data"
@@ -62,7 +68,7 @@ enum RoomsBenchmark {
             i += 1
         }
         let drawn = try loadRooms(roomsDirectory)
-        print("set                          agreement (none)   scored  static min  flaps/min (none)")
+        print("set                          agreement (none)   scored  static min  flaps/min (none)  change delay s (followed)")
         for set in try AccuracyHarness.loadSets(directory) {
             guard let rooms = drawn.first(where: { set.venue.hasSuffix("/" + $0.key) })?.value else {
                 print("\(set.name): no rooms drawn for \(set.venue)")
@@ -75,11 +81,12 @@ enum RoomsBenchmark {
             let calibrated = try AccuracyHarness.calibrate(venue: venue, surveys: set.calibration,
                                                            into: &configuration)
             let row = try measure(set: set, venue: calibrated.venue, configuration: configuration)
-            print(String(format: "%@ %6.1f%% (%5.1f%%)  %6d  %9.1f  %6.2f (%6.2f)",
+            print(String(format: "%@ %6.1f%% (%5.1f%%)  %6d  %9.1f  %6.2f (%6.2f)  %6.1f (%d/%d)",
                          set.name.padding(toLength: 28, withPad: " ", startingAt: 0), 100 * row.agreement,
                          100 * row.agreementPlain, row.scored, row.staticMinutes,
                          row.staticMinutes > 0 ? Double(row.flaps) / row.staticMinutes : .nan,
-                         row.staticMinutes > 0 ? Double(row.flapsPlain) / row.staticMinutes : .nan))
+                         row.staticMinutes > 0 ? Double(row.flapsPlain) / row.staticMinutes : .nan,
+                         row.delay, row.followed, row.changes))
         }
     }
 
@@ -117,7 +124,7 @@ enum RoomsBenchmark {
             statics = pauses(truth)
         }
         let map = RoomMap(rooms: venue.rooms)
-        func replay(_ rules: RoomHysteresis) -> (agreement: Double, scored: Int, flaps: Int) {
+        func replay(_ rules: RoomHysteresis) -> (agreement: Double, scored: Int, flaps: Int, fixes: [Location]) {
             var c = configuration
             c.roomHysteresis = rules
             var engine = PositioningEngine(venue: venue, configuration: c)
@@ -136,13 +143,42 @@ enum RoomsBenchmark {
                 let inside = (byTarget[window.target] ?? []).filter { $0.timestamp >= window.from && $0.timestamp <= window.to }
                 for (a, b) in zip(inside, inside.dropFirst()) where a.room != b.room { flaps += 1 }
             }
-            return (scored.isEmpty ? .nan : Double(agree) / Double(scored.count), scored.count, flaps)
+            return (scored.isEmpty ? .nan : Double(agree) / Double(scored.count), scored.count, flaps, fixes)
         }
         let held = replay(configuration.roomHysteresis)
         let plain = replay(.none)
         let minutes = statics.reduce(0) { $0 + ($1.to - $1.from) } / 60
+        let (delay, followed, changes) = changeDelays(truth: truth, fixes: held.fixes, map: map)
         return Row(set: set.name, agreement: held.agreement, agreementPlain: plain.agreement, scored: held.scored,
-                   staticMinutes: minutes, flaps: held.flaps, flapsPlain: plain.flaps)
+                   staticMinutes: minutes, flaps: held.flaps, flapsPlain: plain.flaps, delay: delay,
+                   followed: followed, changes: changes)
+    }
+
+    /// The delay of each true room change: consecutive truth points of a target in different rooms (no room counts)
+    /// make a change at the later point's time; its delay runs to the first fix at or after it that names the new
+    /// room, if that comes within `followSeconds` and before the truth moves on. Returns the median delay, how many
+    /// changes were followed, and how many there were.
+    static func changeDelays(truth: [TruthPoint], fixes: [Location], map: RoomMap) -> (Double, Int, Int) {
+        func room(_ x: Double, _ y: Double) -> String? { map.room(x: x, y: y, floor: nil).map { map.shapes[$0].id } }
+        let fixesByTarget = Dictionary(grouping: fixes, by: \.targetID)
+        var delays: [Double] = []
+        var changes = 0
+        for (target, points) in Dictionary(grouping: truth, by: \.target) {
+            let sorted = points.sorted { $0.t < $1.t }
+            let track = (fixesByTarget[target] ?? []).sorted { $0.timestamp < $1.timestamp }
+            for k in sorted.indices.dropFirst() {
+                let to = room(sorted[k].x, sorted[k].y)
+                guard to != room(sorted[k - 1].x, sorted[k - 1].y) else { continue }
+                changes += 1
+                let next = sorted[(k + 1)...].first { room($0.x, $0.y) != to }?.t ?? .infinity
+                let end = min(sorted[k].t + followSeconds, next)
+                if let hit = track.first(where: { $0.timestamp >= sorted[k].t && $0.timestamp <= end && $0.room == to }) {
+                    delays.append(hit.timestamp - sorted[k].t)
+                }
+            }
+        }
+        delays.sort()
+        return (delays.isEmpty ? .nan : delays[delays.count / 2], delays.count, changes)
     }
 
     /// Where the truth stands still: spans of 10 s or more within which it stays within 0.2 m of the span's
