@@ -143,26 +143,33 @@ private func twoRooms() -> [Venue.Room] {
         let track = Track(target: "tag", waypoints: [
             Track.Waypoint(t: 0, x: 5.85, y: 5), Track.Waypoint(t: 600, x: 5.85, y: 5),
         ])
-        var rng = Xoshiro256StarStar(seed: 8)
-        let packets = Simulator(venue: venue, configuration: SimulationConfiguration(rateHz: 5, shadowingSigmaDB: 6))
-            .simulate(tracks: [track], using: &rng)
         func changes(_ rules: RoomHysteresis) -> (changes: Int, west: Double) {
-            var configuration = EngineConfiguration.moving
-            configuration.roomHysteresis = rules
-            var engine = PositioningEngine(venue: venue, configuration: configuration)
-            var fixes: [Location] = []
-            for packet in packets { engine.ingest(packet.observation, into: &fixes) }
-            let live = fixes.filter { $0.timestamp <= 600 }
-            var changes = 0
-            for (a, b) in zip(live, live.dropFirst()) where a.room != b.room { changes += 1 }
+            let (changes, live) = Self.roomChanges(venue, track, seed: 8, shadowingSigmaDB: 6, rules: rules, until: 600)
             return (changes, Double(live.filter { $0.room == "west" }.count) / Double(max(1, live.count)))
         }
         let held = changes(RoomHysteresis())
         let before = changes(.ignoringStillness)
-
         #expect(held.changes * 3 <= before.changes, "held \(held.changes) changes, before \(before.changes)")
         #expect(before.changes >= 4, "the sitter must be hard enough to flap without the stillness rule")
         #expect(held.west >= before.west, "in the west room \(held.west) of the time, before \(before.west)")
+    }
+
+    /// The engine (moving configuration, `rules`) over `track` simulated at 5 Hz: the fixes up to `until` and how
+    /// often their room changes.
+    static func roomChanges(_ venue: Venue, _ track: Track, seed: UInt64, shadowingSigmaDB: Double,
+                            rules: RoomHysteresis, until: Double) -> (changes: Int, fixes: [Location]) {
+        var rng = Xoshiro256StarStar(seed: seed)
+        let packets = Simulator(venue: venue, configuration: SimulationConfiguration(
+            rateHz: 5, shadowingSigmaDB: shadowingSigmaDB)).simulate(tracks: [track], using: &rng)
+        var configuration = EngineConfiguration.moving
+        configuration.roomHysteresis = rules
+        var engine = PositioningEngine(venue: venue, configuration: configuration)
+        var fixes: [Location] = []
+        for packet in packets { engine.ingest(packet.observation, into: &fixes) }
+        let live = fixes.filter { $0.timestamp <= until }
+        var changes = 0
+        for (a, b) in zip(live, live.dropFirst()) where a.room != b.room { changes += 1 }
+        return (changes, live)
     }
 
     static func wallVenue() -> Venue {
@@ -183,18 +190,8 @@ private func twoRooms() -> [Venue.Room] {
         let track = Track(target: "tag", waypoints: [
             Track.Waypoint(t: 0, x: 5.7, y: 3.5), Track.Waypoint(t: 40, x: 5.7, y: 7.5),
         ])
-        var rng = Xoshiro256StarStar(seed: 21)
-        let packets = Simulator(venue: venue, configuration: SimulationConfiguration(rateHz: 5, shadowingSigmaDB: 4))
-            .simulate(tracks: [track], using: &rng)
         func flaps(_ rules: RoomHysteresis) -> (flaps: Int, last: String?, fixes: [Location]) {
-            var configuration = EngineConfiguration.moving
-            configuration.roomHysteresis = rules
-            var engine = PositioningEngine(venue: venue, configuration: configuration)
-            var fixes: [Location] = []
-            for packet in packets { engine.ingest(packet.observation, into: &fixes) }
-            let live = fixes.filter { $0.timestamp <= 40 }
-            var changes = 0
-            for (a, b) in zip(live, live.dropFirst()) where a.room != b.room { changes += 1 }
+            let (changes, live) = Self.roomChanges(venue, track, seed: 21, shadowingSigmaDB: 4, rules: rules, until: 40)
             return (changes, live.last?.room, live)
         }
         let held = flaps(RoomHysteresis())
