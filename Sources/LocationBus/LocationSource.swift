@@ -1,7 +1,6 @@
 import BlueDotCore
 import Positioning
 
-
 /// Many moving locations pushed to observers (tag mode), after MapsIndoors' `MPLocationSource`.
 ///
 /// Producers call `update(_:)`, `delete(_:)` and `setStatus(_:)`; a target not updated for
@@ -11,13 +10,14 @@ import Positioning
 /// With a `PresenceRule` the source is also the one place presence is decided: every location it carries has
 /// `presence` (and `silentFor` while the target is silent), a target stays, last known, while it is silent and
 /// `home`, and `expireStale()` turns it `not_home` when its silence passes the rule's timeout for where it fell silent
-/// (an update, last known and in no room, and the leave of its room), and deletes it `deleteAfterSeconds` later. The source is the one place where room changes are derived (`RoomTransitions`, from each
-/// location's `room`): it sees every location and every deletion, so entries follow the update that made them and
-/// a target forgotten in a room leaves it before it is deleted (`LocationSourceEvent.roomsChanged`). Consumers
-/// follow `events` (a new ordered stream per access, starting with the current status and, when there are any, the
-/// current locations, read on the consumer's own task) or register a
-/// `LocationSourceObserver` (called in place, on the producer's thread). Subclasses may relay and transform another
-/// source, like `RoomOccupancySource`.
+/// (an update, last known and in no room, and the leave of its room), and deletes it `deleteAfterSeconds` later.
+///
+/// The source is the one place where room changes are derived (`RoomTransitions`, from each location's `room`): it
+/// sees every location and every deletion, so entries follow the update that made them and a target forgotten in a
+/// room leaves it before it is deleted (`LocationSourceEvent.roomsChanged`). Consumers follow `events` (a new ordered
+/// stream per access, starting with the current status and, when there are any, the current locations, read on the
+/// consumer's own task) or register a `LocationSourceObserver` (called in place, on the producer's thread).
+/// Subclasses may relay and transform another source, like `RoomOccupancySource`.
 open class LocationSource: @unchecked Sendable {
     // @unchecked: the lets are Sendable and `state` guards the rest.
     private struct State {
@@ -134,6 +134,8 @@ open class LocationSource: @unchecked Sendable {
         }
         location.presence = heard.presence
         location.silentForSeconds = location.lastKnown ? max(0, now - heard.at) : nil
+        // Gone is in no room: the engine's last-known fixes after `not_home` do not enter one again.
+        if heard.presence == .notHome { location.room = nil }
         s.presence[location.targetID] = heard
     }
 

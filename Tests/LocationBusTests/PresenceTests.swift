@@ -94,12 +94,16 @@ struct PresenceTests {
         let away = source.locations["alice"]
         #expect(away?.presence == .notHome && away?.lastKnown == true && away?.room == nil)
         #expect(away?.silentForSeconds == 120)
+        // The engine's last-known fixes after that (a holdover longer than the timeout) stay not_home, in no room.
+        source.update([fix("alice", 6, room: "hall", lastKnown: true)])
+        #expect(source.locations["alice"]?.presence == .notHome && source.locations["alice"]?.room == nil)
         clock.advance(by: 60)
         #expect(source.expireStale() == [])
         clock.advance(by: 1)
         #expect(source.expireStale() == ["alice"], "deleted deleteAfterSeconds after it went not_home")
-        let log = await observer.waitFor(8)
-        #expect(log.suffix(3) == ["updated alice@6", "rooms alice:hall>-@0", "deleted alice"], "\(log)")
+        let log = await observer.waitFor(9)
+        #expect(log.suffix(4) == ["updated alice@6", "rooms alice:hall>-@0", "updated alice@6", "deleted alice"],
+                "\(log)")
     }
 
     @Test func aVenueWithoutExitsKeepsOneTimeoutAndASourceWithoutARuleKeepsItsOldExpiry() {
