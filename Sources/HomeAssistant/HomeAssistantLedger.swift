@@ -11,10 +11,10 @@ import Site
 ///   target fell silent): `not_home` makes the tracker `not_home`, its room `none`, its attributes without
 ///   coordinates, and the target keeps its entities. For a source that does not decide presence (locations without
 ///   it), a fix makes the tracker `home` and a target with no current fix (`lastKnown` fixes do not count) for
-///   `awayAfterSeconds` of clock time goes `not_home`. Before a target's first fix after a start nothing is said about it, so the retained state
-///   of the last run holds (no `not_home` across a restart); a target with a name (`discovery.names`) that is not
-///   heard within `awayAfterSeconds` of the start is announced `not_home`, so a tag that left while no solver ran
-///   does not stay home.
+///   `awayAfterSeconds` of clock time goes `not_home`. Before a target's first fix after a start nothing is said
+///   about it, so the retained state of the last run holds (no `not_home` across a restart); a target with a name
+///   (`discovery.names`) that is not heard within `awayAfterSeconds` of the start is announced `not_home`, so a tag
+///   that left while no solver ran does not stay home.
 /// - States (retained, QoS 1): when they change, since Home Assistant's recorder keeps every state change.
 /// - Attributes (retained, QoS 0): when they change, at most once per `attributesIntervalSeconds` of fix time,
 ///   except at once when the room, the floor or `lastKnown` changes (a held-back fix is superseded by the next).

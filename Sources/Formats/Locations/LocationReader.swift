@@ -63,7 +63,8 @@ public enum LocationReader {
                 let start = s.index
                 let text = try s.string("presence")
                 guard let presence = Presence(rawValue: text) else {
-                    throw JSONSyntaxError(offset: start, message: "presence: expected home or not_home, got \"\(text)\"")
+                    throw JSONSyntaxError(offset: start,
+                                          message: "presence: expected home or not_home, got \"\(text)\"")
                 }
                 fix.presence = presence
             case "silentFor":

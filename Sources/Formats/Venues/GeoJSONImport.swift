@@ -55,7 +55,8 @@ public enum GeoJSONImport {
         let document = try GeoJSONFeature.document(utf8, file: file)
         let features = try GeoJSONFeature.collection(document, file: file)
         if geographic { try checkCRS(document, file: file) }
-        var found: [(feature: GeoJSONFeature, id: String, name: String?, floor: Int, exit: Bool, polygons: [[[GeoPosition]]])] = []
+        var found: [(feature: GeoJSONFeature, id: String, name: String?, floor: Int, exit: Bool,
+                     polygons: [[[GeoPosition]]])] = []
         var leftOut: [String: Int] = [:]
         var roomFeature: [String: String] = [:]
         for f in features {

@@ -5,13 +5,12 @@ import Positioning
 /// Writes a venue as JSON that `VenueLoader` reads back to an equal venue (e.g. to save a calibrated venue).
 ///
 /// Stable layout: top-level keys in the order name, origin, model, anchors, floors, bounds, rooms, openings,
-/// radius, wallLoss (only when fitted); one
-/// anchor, floor, room and opening per line; keys within them in a fixed order (anchors: id, x, y, z, floor,
-/// measuredPower, pathLossExponent, shadowingSigma, calibration, the last four only when the anchor has them; rooms: id,
-/// name, floor, polygon, holes, exit, name and holes only when present and exit only when true; openings: id, floor,
-/// category, line, category only when present; radius: moving, static, each with probability and bands). `rooms`, `openings` and `radius`
-/// are left out when empty. Numbers use Swift's shortest round-trip
-/// form, so values survive a round trip exactly. The venue-wide `shadowingSigma` is always written.
+/// radius, wallLoss (only when fitted); one anchor, floor, room and opening per line; keys within them in a fixed
+/// order (anchors: id, x, y, z, floor, measuredPower, pathLossExponent, shadowingSigma, calibration, the last four
+/// only when the anchor has them; rooms: id, name, floor, polygon, holes, exit, name and holes only when present and
+/// exit only when true; openings: id, floor, category, line, category only when present; radius: moving, static,
+/// each with probability and bands). `rooms`, `openings` and `radius` are left out when empty. Numbers use Swift's
+/// shortest round-trip form, so values survive a round trip exactly. The venue-wide `shadowingSigma` is always written.
 public enum VenueWriter {
     /// The venue as JSON text ending in a newline. Plan image paths inside `directory` (the folder the file will be
     /// written to) are written relative to it, as the loader resolves them.

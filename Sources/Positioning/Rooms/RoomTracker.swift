@@ -9,9 +9,8 @@ import BlueDotCore
 /// A target's first fix puts it in its most likely place at once (there is no earlier state to flap from).
 ///
 /// A target that stands still (the engine's filter speed, averaged over about 2 s, has stayed below `stillSpeed` for
-/// `stillSeconds`) in a room it
-/// has been confirmed in while still (its probability there reached `stillConfirmProbability`) is not changing rooms, so a
-/// move then needs much stronger evidence: `stationaryEnterProbability` / `stationaryLeaveProbability`, held for
+/// `stillSeconds`) in a room it has been confirmed in while still (its probability there reached
+/// `stillConfirmProbability`) is not changing rooms, so a move then needs much stronger evidence: `stationaryEnterProbability` / `stationaryLeaveProbability`, held for
 /// `stationaryDwellSeconds`. A person sitting by a wall, whose fixes wander across it, keeps their room; one who
 /// gets up moves the filter, and the ordinary rules apply again. A room never confirmed (the first fixes of a
 /// target, before its filter has converged) is not held harder.
@@ -52,8 +51,8 @@ public struct RoomHysteresis: Sendable, Hashable {
     }
 
     /// The rules as they were before a standing target was held harder: the same for moving and still.
-    public static let ignoringStillness = RoomHysteresis(stationaryEnterProbability: 0.6, stationaryLeaveProbability: 0.3,
-                                                         stationaryDwellSeconds: 2)
+    public static let ignoringStillness = RoomHysteresis(
+        stationaryEnterProbability: 0.6, stationaryLeaveProbability: 0.3, stationaryDwellSeconds: 2)
 
     /// No hysteresis: the most likely place at every fix (for comparison).
     public static let none = RoomHysteresis(enterProbability: 0, leaveProbability: 0, dwellSeconds: 0,
@@ -76,7 +75,7 @@ public struct RoomTracker: Sendable, Hashable {
     private var speedTime = 0.0
     /// The averaging time of the filter speed: a standing target's filter jitters, a walk lasts.
     static let speedAveragingSeconds = 2.0
-    /// Whether the current room reached the enter probability while the target stood still.
+    /// Whether the current room reached the confirm probability while the target stood still.
     private var confirmed = false
 
     /// A target not yet seen.
