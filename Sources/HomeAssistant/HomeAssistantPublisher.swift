@@ -45,9 +45,6 @@ public final class HomeAssistantPublisher: LocationSourceObserver, Sendable {
     public let attributesIntervalSeconds: Double
     /// Clock seconds without a current fix after which a target is `not_home`.
     public let awayAfterSeconds: Double
-    /// The default away timeout, the presence rule's at an exit (120 s, ESPresense-companion's `away_timeout`);
-    /// `docs/site.md` says why.
-    public static let defaultAwayAfterSeconds: Double = PresenceRule.defaultAwayAfterSeconds
     private let client: MQTTClient
     private let clock: any BlueDotClock
     private let ledger: LockedValue<HomeAssistantLedger>
@@ -59,7 +56,7 @@ public final class HomeAssistantPublisher: LocationSourceObserver, Sendable {
     /// not announced.
     public init(client: MQTTClient, discovery: HomeAssistantDiscovery, clock: any BlueDotClock,
                 attributesIntervalSeconds: Double = 1,
-                awayAfterSeconds: Double = HomeAssistantPublisher.defaultAwayAfterSeconds,
+                awayAfterSeconds: Double = PresenceRule.defaultAwayAfterSeconds,
                 removing: [String] = [], clearDelaySeconds: Double = 3) {
         self.client = client
         self.discovery = discovery

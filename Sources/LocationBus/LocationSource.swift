@@ -25,7 +25,6 @@ open class LocationSource: @unchecked Sendable {
         var locations: [String: Location] = [:]
         var lastHeard: [String: Double] = [:]
         var rooms = RoomTransitions()
-        var presenceRule: PresenceRule?
         var presence: [String: Heard] = [:]
     }
 
@@ -46,6 +45,8 @@ open class LocationSource: @unchecked Sendable {
     public let deleteAfterSeconds: Double
     /// Where time comes from.
     public let clock: any BlueDotClock
+    /// The rule that decides the targets' presence; nil: the source does not.
+    public let presenceRule: PresenceRule?
     private let state = LockedValue(State())
     /// The observers, behind the lock held while they are called: one change reaches them at a time, in the order
     /// the changes were made.
@@ -58,18 +59,7 @@ open class LocationSource: @unchecked Sendable {
         self.id = id
         self.deleteAfterSeconds = deleteAfterSeconds
         self.clock = clock
-        state.withLock { $0.presenceRule = presence }
-    }
-
-    /// The presence rule, if the source decides presence.
-    public final var presenceRule: PresenceRule? { state.withLock { $0.presenceRule } }
-
-    /// Replaces the presence rule (a venue reloaded with other exits); targets keep where they fell silent.
-    public final func setPresenceRule(_ rule: PresenceRule?) {
-        state.withLock { s in
-            s.presenceRule = rule
-            if rule == nil { s.presence.removeAll() }
-        }
+        presenceRule = presence
     }
 
     deinit {
@@ -113,7 +103,7 @@ open class LocationSource: @unchecked Sendable {
             var told: [Location] = []
             told.reserveCapacity(locations.count)
             for var location in locations {
-                if let rule = s.presenceRule { Self.judge(&location, rule: rule, now: now, state: &s) }
+                if let presenceRule { Self.judge(&location, rule: presenceRule, now: now, state: &s) }
                 s.locations[location.targetID] = location
                 s.lastHeard[location.targetID] = now
                 if let change = s.rooms.observe(location) { changes.append(change) }
@@ -188,7 +178,7 @@ open class LocationSource: @unchecked Sendable {
     public final func expireStale() -> [String] {
         let now = clock.now()
         change { s in
-            guard let rule = s.presenceRule else { return [] }
+            guard let rule = presenceRule else { return [] }
             var away: [Location] = []
             var leaves: [RoomChange] = []
             for (target, heard) in s.presence.sorted(by: { $0.key < $1.key }) {
@@ -213,7 +203,7 @@ open class LocationSource: @unchecked Sendable {
             return leaves.isEmpty ? [.updated(away)] : [.updated(away), .roomsChanged(leaves)]
         }
         let expired = state.withLock { s in
-            guard s.presenceRule != nil else {
+            guard presenceRule != nil else {
                 return s.lastHeard.filter { now - $0.value > deleteAfterSeconds }.keys.sorted()
             }
             return s.presence.filter { _, heard in heard.awayAt.map { now - $0 > deleteAfterSeconds } ?? false }

@@ -47,12 +47,8 @@ public struct RoomMap: Sendable {
             var best = Double.infinity
             var j = ring.count - 1
             for i in 0..<ring.count {
-                let a = ring[j], b = ring[i]
-                let dx = b.x - a.x, dy = b.y - a.y
-                let length2 = dx * dx + dy * dy
-                let t = length2 > 0 ? max(0, min(1, ((x - a.x) * dx + (y - a.y) * dy) / length2)) : 0
-                let px = a.x + t * dx - x, py = a.y + t * dy - y
-                best = min(best, px * px + py * py)
+                let edge = WallMap.Segment(ax: ring[j].x, ay: ring[j].y, bx: ring[i].x, by: ring[i].y)
+                best = min(best, WallMap.squaredDistance(x, y, edge))
                 j = i
             }
             return best.squareRoot()
