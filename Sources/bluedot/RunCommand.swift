@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueDotCore
 import FoundationEssentials
 import Gateway
 import Logging
@@ -55,12 +56,13 @@ struct RunCommand: AsyncParsableCommand {
         let app: GatewayApp
         do {
             configuration = try gatewayConfiguration(environment: ProcessInfo.processInfo.environment)
+            let clock: any BlueDotClock = configuration.fastClock ?? SystemClock()
             if configuration.isReceiver {
-                let receiver = try ReceiverApp(configuration: configuration, logger: logger)
+                let receiver = try ReceiverApp(configuration: configuration, clock: clock, logger: logger)
                 try await receiver.run()
                 return
             }
-            app = try GatewayApp(configuration: configuration, logger: logger)
+            app = try GatewayApp(configuration: configuration, clock: clock, logger: logger)
         } catch {
             StandardError.write("bluedot run: \(error)")
             throw ExitCode(2)

@@ -1,3 +1,4 @@
+import BlueDotCore
 import Gateway
 import Testing
 
@@ -106,7 +107,7 @@ import Testing
             "venue": "v", "gpsd": "gpsd.lan:2947", "mode": "self", "gateway-id": "g", "devices": "/etc/bluedot/devices.json",
             "devices-list-unknown": "true", "listen": "127.0.0.1:1", "record": "r",
             "token": "0123456789abcdef", "insecure": "false", "loop": "true", "speed": "2", "interval": "1",
-            "stale-after": "5", "away-timeout": "60", "away-timeout-inside": "3600", "web-root": "w", "leaflet": "l", "h4-tty": "/dev/ttyS0", "baud": "9600",
+            "stale-after": "5", "away-timeout": "60", "away-timeout-inside": "3600", "fast-clock": "60@1767225600", "web-root": "w", "leaflet": "l", "h4-tty": "/dev/ttyS0", "baud": "9600",
             "mqtt": "mqtt://broker.lan", "publish": "mqtts://rx@broker.lan:8884", "site": "home", "receiver": "rx-1",
             "mqtt-password-file": "/etc/bluedot/pw", "mqtt-password": "pw", "mqtt-client-id": "c", "mqtt-keepalive": "20",
             "mqtt-ca": "ca.pem", "mqtt-cert": "c.pem", "mqtt-key": "k.pem", "mqtt-protocol": "3.1.1",
@@ -136,6 +137,7 @@ import Testing
         #expect(c.homeAssistant.prefix == "ha" && c.homeAssistant.allow.map(\.pattern) == ["tag-*"])
         #expect(c.awayAfterSeconds == 60 && c.awayAfterSecondsInside == 3600 && c.homeAssistant.remove == ["tag-3", "tag-4"])
         #expect(c.homeAssistant.names == ["tag-1": "Alice's keys", "tag-2": "Bob"])
+        #expect(c.fastClock == ScaledClock(rate: 60, epoch: 1_767_225_600))
     }
 
     /// The history's default file: the service's state directory, else the XDG state folder, else the home's.
@@ -184,5 +186,7 @@ import Testing
         // Presence is every role's: the old name of away-timeout needs no solver.
         #expect(error("observations = o\nvenue = v\nha-away-timeout = 60") == "valid")
         #expect(error("observations = o\nvenue = v\naway-timeout-inside = 0").contains("away-timeout-inside"))
+        #expect(error("observations = o\nvenue = v\nfast-clock = 0@5").contains("fast-clock's rate"))
+        #expect(error("observations = o\nvenue = v\nfast-clock = 60@yesterday").contains("fast-clock's epoch"))
     }
 }

@@ -82,6 +82,9 @@ import Testing
           --away-timeout-inside <seconds>
                                   Seconds of silence before a target that fell silent away from the exits
                                   reads not_home (default 2700).
+          --fast-clock <rate@epoch>
+                                  For simulations: the clock reads EPOCH + (wall - EPOCH) x RATE, every
+                                  timer RATE times faster (EPOCH defaults to the start).
           --web-root <folder>     Serve the web page from this folder.
           --leaflet <folder>      Leaflet's folder (default /usr/share/javascript/leaflet).
           --mqtt <url>            Solver role: take the site's receivers from this broker

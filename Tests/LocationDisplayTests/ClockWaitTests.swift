@@ -60,3 +60,27 @@ import Testing
         #expect(clock.now() == 7.5)
     }
 }
+
+/// `ScaledClock`: the wall clock run fast from an epoch, for simulated days.
+@Suite struct ScaledClockTests {
+    @Test func itReadsTheEpochPlusTheScaledWallTimeAndMapsBack() {
+        let clock = ScaledClock(rate: 60, epoch: 1_000)
+        #expect(clock.scaled(wall: 1_000) == 1_000)
+        #expect(clock.scaled(wall: 1_010) == 1_600)
+        #expect(clock.wall(at: 1_600) == 1_010)
+        let wall = SystemClock().now()
+        #expect(abs(clock.now() - clock.scaled(wall: wall)) < 60 * 0.5)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func itsSleepsAndWaitsTakeAFractionOfTheirLengthOnTheWallClock() async throws {
+        let clock = ScaledClock(rate: 100, epoch: SystemClock().now())
+        let wall0 = SystemClock().now(), start = clock.now()
+        try await clock.sleep(seconds: 20)
+        #expect(clock.now() >= start + 20)
+        let slept = SystemClock().now() - wall0
+        #expect(slept >= 0.19, "20 s at 100x is 0.2 s of wall time, got \(slept)")
+        let deadline = clock.now() + 10
+        #expect(clock.wait(until: deadline, or: ThreadAlarm()))
+        #expect(clock.now() >= deadline)
+    }
+}

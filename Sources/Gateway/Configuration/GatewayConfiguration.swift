@@ -1,4 +1,5 @@
 import BeaconLocation
+import BlueDotCore
 import HomeAssistant
 import Positioning
 import Site
@@ -66,6 +67,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var awayAfterSeconds = PresenceRule.defaultAwayAfterSeconds
     /// Clock seconds of silence after which a target that fell silent elsewhere is `not_home`.
     public var awayAfterSecondsInside = PresenceRule.defaultAwayAfterSecondsInside
+    /// For simulations (`fast-clock`): the daemon's one clock runs this much faster than the wall clock from this
+    /// epoch (nil: the wall clock).
+    public var fastClock: ScaledClock?
     /// The folder of the web page (nil: the one bundled with the program).
     public var webRoot: String?
     /// Leaflet's folder (Debian's libjs-leaflet).

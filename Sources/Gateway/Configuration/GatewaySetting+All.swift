@@ -1,4 +1,5 @@
 import BeaconLocation
+import BlueDotCore
 import GNSS
 
 extension GatewaySetting {
@@ -148,6 +149,11 @@ extension GatewaySetting {
             sets: \.awayAfterSecondsInside
         ),
         GatewaySetting(
+            "fast-clock", .fastClock, example: "60@1767225600",
+            help: "For simulations: the clock reads EPOCH + (wall - EPOCH) x RATE, every timer RATE times faster "
+                + "(EPOCH defaults to the start)."
+        ) { c, clock in c.fastClock = clock },
+        GatewaySetting(
             "web-root", .folder, example: "/srv/bluedot-page", help: "Serve the web page from this folder.",
             sets: \.webRoot
         ),
@@ -166,6 +172,23 @@ extension SettingKind<GatewayConfiguration.Mode> {
                 throw .badValue("mode must be self or tag, got \"\(text)\"")
             }
             return mode
+        }
+    }
+}
+
+extension SettingKind<ScaledClock> {
+    /// `RATE@EPOCH` or `RATE`: a rate in (0, 10000], an epoch in Unix seconds (default: now).
+    static var fastClock: Self {
+        Self("rate@epoch") { text, _ throws(ConfigurationError.Reason) in
+            let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let rate = Double(parts[0]), rate > 0, rate <= 10_000 else {
+                throw .badValue("fast-clock's rate must be a number in (0, 10000], got \"\(parts[0])\"")
+            }
+            guard parts.count == 2 else { return ScaledClock(rate: rate, epoch: SystemClock().now()) }
+            guard let epoch = Double(parts[1]), epoch.isFinite, epoch >= 0 else {
+                throw .badValue("fast-clock's epoch must be Unix seconds, got \"\(parts[1])\"")
+            }
+            return ScaledClock(rate: rate, epoch: epoch)
         }
     }
 }
