@@ -32,9 +32,13 @@ struct PresenceTests {
         let rule = PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700)
         #expect(rule.hasExits && rule.exitRooms == ["porch"])
         #expect(rule.isAtExit(fix("a", 11, room: "porch")))
-        #expect(rule.isAtExit(fix("a", 8.5, room: "hall")), "1.5 m from the porch is beside it")
-        #expect(!rule.isAtExit(fix("a", 7, room: "hall")), "3 m from the porch is not")
-        var vague = fix("a", 8.5, room: "hall")
+        #expect(rule.isAtExit(fix("a", 8.5, room: nil)), "1.5 m from the porch is beside it")
+        var unsure = fix("a", 8.5, room: "hall")
+        unsure.roomProbability = 0.3
+        #expect(rule.isAtExit(unsure), "beside it, and not sure of the hall (the room's hysteresis lags a walk out)")
+        #expect(!rule.isAtExit(fix("a", 8.5, room: "hall")), "1.5 m from the porch, but sure of the hall")
+        #expect(!rule.isAtExit(fix("a", 7, room: nil)), "3 m from the porch is not")
+        var vague = fix("a", 8.5, room: nil)
         vague.horizontalAccuracyMeters = 12
         #expect(!rule.isAtExit(vague), "a fix whose radius spans the flat is no evidence of the door")
         var spilling = fix("a", 9.6, room: "hall")

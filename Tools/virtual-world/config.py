@@ -45,6 +45,11 @@ class Beacon:
     track: Any = None  # a track.Track for a moving tag (site.py); None for a beacon that stays at `position`
     irk: bytes | None = None  # frame "private": the Identity Resolving Key, most significant byte first
     rotate_s: float = 900.0  # frame "private": seconds between changes of its resolvable private address
+    silences: tuple = ()  # a tag's (from, to) spans of seconds after t = 0 in which no receiver hears it
+
+    def silent_at(self, elapsed_s: float) -> bool:
+        """Whether the advertiser is unheard `elapsed_s` seconds after t = 0 (asleep, or away from the site)."""
+        return any(start <= elapsed_s < end for start, end in self.silences)
 
     def position_at(self, elapsed_s: float) -> Position:
         """Where the advertiser is `elapsed_s` seconds after the world's t = 0."""
@@ -144,7 +149,7 @@ def parse_beacon(entry: Any, index: int, path: str, defaults: dict, position: Po
     measured = number("measuredPower", -59.0)
     address = _address(index + 1, entry.get("address"), path)
     fields = {k: v for k, v in entry.items()
-              if k not in ("x", "y", "z", "track", "loop", "pdu", "irk", "rotateSeconds")}
+              if k not in ("x", "y", "z", "track", "loop", "silent", "pdu", "irk", "rotateSeconds")}
     pdu = get_field(entry, "pdu", path, str, default="legacy")
     if pdu not in ("legacy", "extended"):
         raise ConfigError(f"{path}.pdu: {pdu!r} is not legacy or extended")

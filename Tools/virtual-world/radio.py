@@ -101,7 +101,10 @@ class Antenna:
             if advertiser is None:
                 return None
             self.by_address[key] = advertiser
-        where = advertiser.position_at(self.elapsed_s())
+        elapsed = self.elapsed_s()
+        if getattr(advertiser, "silences", ()) and advertiser.silent_at(elapsed):
+            return None  # a quiet phone, or a tag away from the site: nobody hears it
+        where = advertiser.position_at(elapsed)
         offset = self.gain_db - wall_loss(self.walls, where, self.position)
         return self.model.rssi(advertiser.measured_power, advertiser.path_loss_exponent, where.distance_to(self.position),
                                offset)

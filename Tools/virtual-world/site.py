@@ -49,6 +49,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="run only these receivers (repeatable); the tags always all run")
     parser.add_argument("--start", type=float, default=None, metavar="UNIX",
                         help="unix time of the tracks' t = 0 (default: when ready); give every process the same")
+    parser.add_argument("--rate", type=float, default=1.0,
+                        help="run the tracks RATE times faster than the wall clock from --start (a simulated day)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the RSSI noise (overrides the file's)")
     parser.add_argument("--noise", type=float, default=None, help="RSSI noise sigma in dB (overrides the file)")
     parser.add_argument("--features", choices=("extended", "legacy"), default="extended",
@@ -59,6 +61,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="write the receivers' hidden gain offsets, {\"rx-1\": dB, ...}, for a test to compare")
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
     arguments = parser.parse_args(argv)
+    if not 0 < arguments.rate <= 10000:
+        parser.error(f"--rate: {arguments.rate} must be in (0, 10000]")
     if arguments.noise is not None and not arguments.noise >= 0:
         parser.error(f"--noise: {arguments.noise} must be 0 or more")
     return arguments
@@ -101,7 +105,7 @@ async def run(arguments: argparse.Namespace) -> int:
             file.write("\n")
 
     def elapsed_s() -> float:
-        return time.time() - start if start is not None else 0.0
+        return (time.time() - start) * arguments.rate if start is not None else 0.0
 
     link = LocalLink()
     transports = []
@@ -126,11 +130,12 @@ async def run(arguments: argparse.Namespace) -> int:
 
     if start is None:
         start = time.time()
-    truth = TruthWriter(arguments.truth, site.tags, start) if arguments.truth else None
+    truth = TruthWriter(arguments.truth, site.tags, start, rate=arguments.rate) if arguments.truth else None
     truth_task = asyncio.get_running_loop().create_task(truth.run()) if truth else None
     stop = air.stop_signal()
     print(json.dumps({"ready": True, "receivers": listening, "addresses": addresses,
-                      "tags": [tag.id for tag in site.tags], "start": start, "features": arguments.features}),
+                      "tags": [tag.id for tag in site.tags], "start": start, "rate": arguments.rate,
+                      "features": arguments.features}),
           flush=True)
 
     await stop.wait()

@@ -130,7 +130,23 @@ def _tag(entry: object, index: int, path: str, defaults: dict) -> config.Beacon:
                   loop=get_field(entry, "loop", path, bool, default=False, required=False))
     tag = config.parse_beacon(entry, index, path, defaults, position=track.waypoints[0].position)
     tag.track = track
+    tag.silences = _silences(get_field(entry, "silent", path, list, default=[], required=False), f"{path}.silent")
     return tag
+
+
+def _silences(entries: list, path: str) -> tuple:
+    """`[{"from": s, "to": s}, ...]`: spans of track time, 0 <= from < to, in which the tag is not heard."""
+    spans = []
+    for index, entry in enumerate(entries):
+        where = f"{path}[{index}]"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{where}: expected an object like {{\"from\": 60, \"to\": 300}}")
+        start = float(get_field(entry, "from", where, (int, float)))
+        end = float(get_field(entry, "to", where, (int, float)))
+        if not 0 <= start < end:
+            raise ConfigError(f"{where}: from ({start}) must be 0 or more and before to ({end})")
+        spans.append((start, end))
+    return tuple(sorted(spans))
 
 
 def _waypoints(entries: list, path: str, z: float) -> list[Waypoint]:

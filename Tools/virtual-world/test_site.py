@@ -199,6 +199,28 @@ class AntennaTests(unittest.TestCase):
         self.assertLess(heard["rx-2"][0], heard["rx-2"][-1] - 5)  # and towards rx-2
         self.assertIsNone(antennas["rx-1"].rssi_for("C0:00:00:00:00:99"))
 
+    def test_a_tag_is_unheard_in_its_silences(self) -> None:
+        def change(d: dict) -> None:
+            d["tags"][0]["silent"] = [{"from": 5, "to": 7.5}, {"from": 1, "to": 2}]
+        site = site_config.parse(with_changes(change), "s.json")
+        self.assertEqual(site.tags[0].silences, ((1.0, 2.0), (5.0, 7.5)))
+        now = [0.0]
+        antenna = radio.Antenna(site.receivers[0].position, site.tags, radio.PathLoss(), lambda: now[0])
+        heard = {}
+        for t in (0.5, 1.0, 1.99, 2.0, 4.9, 5.0, 7.49, 7.5):
+            now[0] = t
+            heard[t] = antenna.rssi_for("C0:00:00:00:00:01") is not None
+        self.assertEqual(heard, {0.5: True, 1.0: False, 1.99: False, 2.0: True, 4.9: True, 5.0: False,
+                                 7.49: False, 7.5: True})
+        for bad, fragment in (([{"from": 3, "to": 3}], "silent[0]: from (3.0)"), ([{"from": 1}], "silent[0].to"),
+                              ([5], "silent[0]: expected an object")):
+            def breaking(d: dict, bad=bad) -> None:
+                d["tags"][0]["silent"] = bad
+            with self.assertRaises(ConfigError) as caught:
+                site_config.parse(with_changes(breaking), "s.json")
+            self.assertIn(fragment, str(caught.exception))
+            self.assertIn("s.json", str(caught.exception))
+
     def test_noise_is_seeded_per_receiver(self) -> None:
         site = site_config.parse(with_changes(lambda d: None), "s.json")
 
@@ -236,6 +258,14 @@ class VenueAndTruthTests(unittest.TestCase):
             self.assertEqual(writer.lines(15), f'{{"t": 1001.500, "target": "{TAG_ID}", "x": 5.000, "y": 2.000, '
                                                '"z": 1.000}\n')
             writer.close()
+        with tempfile.TemporaryDirectory() as scratch:
+            # site.py --rate 10: grid point k is 0.1 s of wall time, 1 s of track time and of the truth's t.
+            fast = truth.TruthWriter(os.path.join(scratch, "t.jsonl"), site.tags, 1000.0, clock=lambda: 1000.2,
+                                     rate=10)
+            self.assertEqual(fast.next_k(), 2)
+            self.assertTrue(fast.lines(2).startswith('{"t": 1002.000, '), fast.lines(2))
+            self.assertIn('"x": 6.000', fast.lines(2))
+            fast.close()
         self.assertEqual(truth.truth_line(0, "a", -0.0001, 1e-4, 2), '{"t": 0.000, "target": "a", "x": 0.000, '
                                                                      '"y": 0.000, "z": 2.000}\n')
 

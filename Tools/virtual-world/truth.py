@@ -20,21 +20,24 @@ def truth_line(t: float, target: str, x: float, y: float, z: float) -> str:
 
 
 class TruthWriter:
-    """Writes every tag's position at t = start + k * INTERVAL_S for each k from now on, flushed after each k.
+    """Writes every tag's position at t = start + k * INTERVAL_S * rate for each k from now on (wall-clock grid
+    point start + k * INTERVAL_S), flushed after each k.
 
     The grid is anchored at `start`, so lines and their times do not depend on when the writer wakes up; a late
     wake-up skips the grid points already past rather than writing them late.
     """
 
-    def __init__(self, path: str, tags: list, start: float, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: str, tags: list, start: float, clock: Callable[[], float] = time.time,
+                 rate: float = 1.0) -> None:
         self.file = open(path, "w", encoding="utf-8")
         self.tags = tags
         self.start = start
         self.clock = clock
+        self.rate = rate  # track seconds per wall-clock second (site.py --rate): grid point k is at track time k * 0.1 * rate
 
     def lines(self, k: int) -> str:
         """The lines of grid point k."""
-        elapsed = k * INTERVAL_S
+        elapsed = k * INTERVAL_S * self.rate
         out = []
         for tag in self.tags:
             p = tag.position_at(elapsed)

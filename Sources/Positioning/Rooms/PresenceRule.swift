@@ -12,8 +12,10 @@ import BlueDotCore
 ///
 /// "In" is the fix's room (the engine's, with hysteresis) or a fifth of its probability inside the exit (`RoomMap`'s
 /// cubature over the fix's 68% radius); "beside" is a fix that knows where it is (a radius of at most
-/// `besideMeters`) within `besideMeters` of the exit's outline. A fix whose radius spans half the house is no evidence
-/// of a door, and the first fixes of a solver just started (which sit at the middle of the anchors) are such fixes.
+/// `besideMeters`) within `besideMeters` of the exit's outline, and is not sure of another room (`elsewhereProbability`
+/// of it in a room that is not an exit). A fix whose radius spans half the house is no evidence of a door, and the
+/// first fixes of a solver just started (which sit at the middle of the anchors) are such fixes; nor is a bed behind
+/// the porch's wall (the household day, `Tools/virtual-world/household.py`, had a bedroom beside its foyer).
 /// "Began" is the last `exitMemorySeconds` of current fixes before the silence: a person who walks through the porch
 /// and out of range is often last fixed in the hall.
 public struct PresenceRule: Sendable {
@@ -26,6 +28,8 @@ public struct PresenceRule: Sendable {
     public var besideMeters: Double
     /// A fix with this much of its probability inside an exit room is in it.
     public static let exitProbability = 0.2
+    /// A fix this sure of a room that is not an exit (its `roomProbability`) is in that room, not beside an exit.
+    public static let elsewhereProbability = 0.5
     /// A target fixed in or beside an exit this long before it fell silent (seconds) left through it.
     public var exitMemorySeconds: Double
     /// The exit rooms, ready for point tests.
@@ -65,13 +69,14 @@ public struct PresenceRule: Sendable {
     public var exitRooms: [String] { exits.shapes.map(\.id) }
 
     /// True when `fix` is in an exit room (its `room`, or `exitProbability` of its mass) or beside one on its floor
-    /// (any floor when the fix has none).
+    /// (any floor when the fix has none) without being sure of another room.
     public func isAtExit(_ fix: Location) -> Bool {
         if let room = fix.room, exits.shapes.contains(where: { $0.id == room }) { return true }
         let radius = fix.horizontalAccuracyMeters
         if exits.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor)
             .contains(where: { $0.p >= Self.exitProbability }) { return true }
-        guard radius <= besideMeters else { return false }
+        let elsewhere = fix.room != nil && (fix.roomProbability ?? 0) >= Self.elsewhereProbability
+        guard radius <= besideMeters, !elsewhere else { return false }
         return exits.shapes.contains { shape in
             if let floor = fix.floor, floor != shape.floor { return false }
             return shape.distance(x: fix.x, y: fix.y) <= besideMeters
