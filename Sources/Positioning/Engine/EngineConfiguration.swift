@@ -102,6 +102,10 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var filterCapacity: Int = 16
     /// Fixes keep coming (last known) this long after a target's last observation, seconds.
     public var holdoverSeconds: Double = 30
+    /// How long the room of a target forgotten after its holdover is remembered, seconds (0: not at all): a target
+    /// heard again within it resumes in that room, under the rooms' hysteresis, instead of starting afresh from its
+    /// first vague fix. An hour covers the quiet spells of an idle phone (`PresenceRule`'s sources: up to 20 min).
+    public var roomMemorySeconds: Double = 3600
     /// Multiplier on the filter's 68% radius (model error the filter does not see).
     public var radiusScale: Double = 1.3
     /// Added in quadrature to the radius, metres.

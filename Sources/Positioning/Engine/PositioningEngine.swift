@@ -39,6 +39,10 @@ public struct PositioningEngine: Sendable {
     private var trackers: [TargetTracker?] = []
     private var freeSlots: [Int] = []
     private var slot: [String: Int] = [:]
+    /// The room state of targets forgotten after their holdover, and the time each was last heard: a phone that
+    /// wakes after a quiet spell takes up its room where it left it (`EngineConfiguration.roomMemorySeconds`), so
+    /// the vague first fixes of a new track do not move it.
+    private var roomMemory: [String: (room: RoomTracker, t: Double)] = [:]
     /// Every live tracker's next grid time.
     private var schedule = GridSchedule()
     /// What was skipped so far.
@@ -129,6 +133,10 @@ public struct PositioningEngine: Sendable {
             }
         } else {
             var tracker = TargetTracker(target: o.target, firstTime: o.t)
+            if let remembered = roomMemory.removeValue(forKey: o.target),
+               o.t - remembered.t <= context.configuration.roomMemorySeconds {
+                tracker.room = remembered.room
+            }
             _ = tracker.add(anchor: a, t: o.t, rssiDBm: o.rssiDBm, configuration: context.configuration)
             let s = freeSlots.popLast() ?? trackers.count
             if s == trackers.count { trackers.append(tracker) } else { trackers[s] = tracker }
@@ -183,7 +191,12 @@ public struct PositioningEngine: Sendable {
             _ = schedule.popFirst()
             let s = next.slot
             if next.t > trackers[s]!.lastObservationTime + holdover {
-                // Lost for longer than the holdover: forget the target.
+                // Lost for longer than the holdover: forget the target, but for its room.
+                if !context.rooms.isEmpty, context.configuration.roomMemorySeconds > 0 {
+                    let heard = trackers[s]!.lastObservationTime
+                    roomMemory = roomMemory.filter { heard - $0.value.t <= context.configuration.roomMemorySeconds }
+                    roomMemory[next.target] = (trackers[s]!.room, heard)
+                }
                 slot[next.target] = nil
                 trackers[s] = nil
                 freeSlots.append(s)

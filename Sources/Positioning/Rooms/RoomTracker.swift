@@ -81,6 +81,9 @@ public struct RoomTracker: Sendable, Hashable {
     /// A target not yet seen.
     public init() {}
 
+    /// Whether it has taken a fix.
+    public var hasStarted: Bool { started }
+
     /// Whether the target stands still at time `t` (after `update` with its speed).
     public func standsStill(at t: Double, rules: RoomHysteresis) -> Bool {
         slowSince.map { t - $0 >= rules.stillSeconds } ?? false
@@ -138,12 +141,21 @@ public struct RoomTracker: Sendable, Hashable {
 extension RoomMap {
     /// Sets `fix.room` (the room's id) and `fix.roomProbability` from the fix's position and a 68% radius (the
     /// fix's own when none is given), moving `tracker` on by the rules; `speed` is the filter's (m/s), which tells
-    /// a target standing still. Does nothing when there are no rooms.
+    /// a target standing still. A last-known fix keeps the tracker's room. Does nothing when there are no rooms.
     public func assign(_ fix: inout Location, tracker: inout RoomTracker, rules: RoomHysteresis,
                        radius68: Double? = nil, speed: Double? = nil) {
         guard !isEmpty else { return }
         let probabilities = probabilities(x: fix.x, y: fix.y, radius68: radius68 ?? fix.horizontalAccuracyMeters,
                                           floor: fix.floor)
+        if fix.lastKnown, tracker.hasStarted {
+            // A silence is no evidence of a move: while the target is unheard its room holds, however the radius of
+            // its last-known fix grows.
+            fix.room = tracker.current.map { shapes[$0].id }
+            let current = tracker.current
+            fix.roomProbability = current.map { c in probabilities.first { $0.room == c }?.p ?? 0 }
+                ?? probabilities.map(\.p).max() ?? 0
+            return
+        }
         let (room, p) = tracker.update(probabilities, t: fix.timestamp, speed: speed, rules: rules)
         fix.room = room.map { shapes[$0].id }
         fix.roomProbability = p
