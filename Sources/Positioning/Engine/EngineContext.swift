@@ -44,7 +44,7 @@ struct EngineContext: Sendable {
         grid.usesSpatialMedian = configuration.gridSpatialMedian
         let flat = venue.anchors.allSatisfy { $0.z == 0 }
         targetHeightMeters = configuration.targetHeightMeters ?? (flat ? 0 : 1.2)
-        rooms = RoomMap(rooms: venue.rooms)
+        rooms = RoomMap(rooms: venue.rooms, bounds: venue.bounds)
         radiusCalibration = configuration.usesRadiusCalibration ? venue.radius[configuration.radiusMode] : nil
         walls = configuration.usesWalls ? WallMap(venue: venue) : nil
         measurementWalls = WallAttenuation(venue: venue, lossDB: configuration.wallLossDB ?? venue.wallLossDB ?? 0,

@@ -79,8 +79,14 @@ public struct RoomMap: Sendable {
     /// σ of a circular Gaussian whose 68% radius is 1: √(−2 ln 0.32).
     static let radius68PerSigma = (-2 * log(0.32)).squareRoot()
 
-    /// Prepares the venue's rooms (rings closed or not; a closing repeat of the first point is ignored).
-    public init(rooms: [Venue.Room]) {
+    /// Where a target can be (the venue's `bounds`): mass of a fix outside it is left out of the room
+    /// probabilities, which are then shares of the mass inside. Nil: the whole plane.
+    public let bounds: Venue.Bounds?
+
+    /// Prepares the venue's rooms (rings closed or not; a closing repeat of the first point is ignored), within
+    /// `bounds` when given.
+    public init(rooms: [Venue.Room], bounds: Venue.Bounds? = nil) {
+        self.bounds = bounds
         shapes = rooms.map { room in
             let rings = ([room.polygon] + room.holes).map(Self.open)
             let xs = room.polygon.map(\.x), ys = room.polygon.map(\.y)
@@ -100,17 +106,27 @@ public struct RoomMap: Sendable {
 
     /// The probability of each room (by index into `shapes`) for a fix at (x, y) with 68% radius `radius68` on
     /// `floor` (nil: rooms of every floor); rooms with no mass are left out. Overlapping rooms may add to more
-    /// than 1.
+    /// than 1. With `bounds`, the fix's mass is taken as truncated to them: a vague fix by the outer wall of a house
+    /// whose rooms fill its bounds is in one of its rooms, not half outside it.
     public func probabilities(x: Double, y: Double, radius68: Double, floor: Int?) -> [(room: Int, p: Double)] {
         let sigma = max(radius68, 1e-3) / Self.radius68PerSigma
         let reach = Self.cubature.reach * sigma
         var result: [(room: Int, p: Double)] = []
-        let weight = 1 / Double(Self.cubature.points.count)
+        var weight = 1 / Double(Self.cubature.points.count)
+        func inBounds(_ px: Double, _ py: Double) -> Bool {
+            guard let b = bounds else { return true }
+            return px >= b.minX && px <= b.maxX && py >= b.minY && py <= b.maxY
+        }
+        if bounds != nil {
+            let within = Self.cubature.points.count { (dx, dy) in inBounds(x + dx * sigma, y + dy * sigma) }
+            if within > 0 { weight = 1 / Double(within) }
+        }
         for (i, shape) in shapes.enumerated() where onFloor(shape, floor) {
             let b = shape.bounds
             guard x + reach >= b.minX, x - reach <= b.maxX, y + reach >= b.minY, y - reach <= b.maxY else { continue }
             var inside = 0
-            for (dx, dy) in Self.cubature.points where shape.contains(x: x + dx * sigma, y: y + dy * sigma) {
+            for (dx, dy) in Self.cubature.points where shape.contains(x: x + dx * sigma, y: y + dy * sigma)
+                && inBounds(x + dx * sigma, y + dy * sigma) {
                 inside += 1
             }
             if inside > 0 { result.append((i, Double(inside) * weight)) }

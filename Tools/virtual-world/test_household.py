@@ -1,0 +1,78 @@
+"""Checks the household day's parts that do not need a solver: `python -m unittest test_household` here (< 1 s).
+The run itself (Bumble, mosquitto, the solver) is CI's `Tools/dev test` step."""
+
+from __future__ import annotations
+
+import random
+import unittest
+
+import frames
+import household as h
+
+
+class DayTests(unittest.TestCase):
+    def test_every_day_is_contiguous_and_walks_at_walking_speed(self) -> None:
+        for person in h.PEOPLE:
+            spans = h.day_of(person)
+            self.assertEqual(spans[0].t0, 0.0)
+            self.assertEqual(spans[-1].t1, 86400.0)
+            for a, b in zip(spans, spans[1:]):
+                self.assertAlmostEqual(a.t1, b.t0, msg=(person, a, b))
+            for span in spans:
+                if span.kind == "walk":
+                    for (t0, x0, y0), (t1, x1, y1) in zip(span.path, span.path[1:]):
+                        self.assertAlmostEqual(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 / (t1 - t0), h.WALK_SPEED)
+                if span.kind == "stay":
+                    self.assertIsNotNone(h.room_at(*span.position(span.t0)), (person, span))
+            outs = [s for s in spans if s.kind == "out"]
+            self.assertTrue(outs, f"{person} leaves the flat")
+            for out in outs:
+                before = spans[spans.index(out) - 1]
+                self.assertEqual(h.room_at(*before.position(before.t1)), h.EXIT, "out through the front door")
+
+    def test_quiet_spans_are_the_stays_after_two_minutes_and_the_outings(self) -> None:
+        spans = h.day_of("bob")
+        quiet = h.quiet_spans(spans, random.Random(3))
+        inside = [(a, b) for a, b in quiet if h.span_at(spans, a).kind == "stay"]
+        self.assertTrue(inside)
+        for a, b in inside:
+            stay = h.span_at(spans, a)
+            self.assertGreaterEqual(a, stay.t0 + h.QUIET_AFTER_STILL_S)
+            self.assertLessEqual(b, stay.t1)
+            self.assertLessEqual(b - a, h.QUIET_MAX_S + 1e-9)
+        for span in spans:
+            if span.kind == "walk":
+                self.assertFalse(any(a < span.t1 and span.t0 < b for a, b in quiet), "a moving phone is heard")
+            if span.kind == "out":
+                self.assertIn((span.t0, span.t1), quiet)
+
+    def test_an_ibeacon_frame_is_read_back_and_others_are_not(self) -> None:
+        data = frames.ibeacon(h.UUID, 1, 3, -59)
+        self.assertEqual(h.ibeacon(data), (h.UUID, 1, 3, -59))
+        self.assertIsNone(h.ibeacon(bytes([2, 1, 6])))
+        self.assertIsNone(h.ibeacon(data[:-3]), "truncated")
+
+
+class FigureTests(unittest.TestCase):
+    def test_false_not_home_departure_delay_and_still_changes(self) -> None:
+        days = {person: h.day_of(person) for person in h.PEOPLE}
+        alice = h.target_of("alice")
+        leave = next(s for s in days["alice"] if s.kind == "out").t0
+
+        def fix(day: float, room: str | None, presence: str = "home", arrived: float | None = None) -> dict:
+            return {"t": 1000.0 + day, "target": alice, "room": room, "presence": presence,
+                    "arrived": day if arrived is None else arrived}
+        fixes = {alice: [fix(3600, "bedroom-1"), fix(3700, "bedroom-1"), fix(3800, None), fix(3900, "bedroom-1"),
+                         fix(4000, "bedroom-1", "not_home"), fix(4100, "bedroom-1"),
+                         fix(leave - 5, "foyer"), fix(leave - 5, None, "not_home", arrived=leave + 125)]}
+        result = h.figures(days, fixes, 1000.0, 0.0, 86400.0)
+        self.assertEqual(result["falseNotHome"], 1)
+        self.assertEqual(result["falseNotHomeAt"], [("alice", "01:06:40")])
+        alices = [d for d in result["departures"] if d["person"] == "alice"]
+        self.assertAlmostEqual(alices[0]["notHomeAfter"], 125.0)
+        self.assertEqual(result["people"]["alice"]["stillChanges"], 2, "bedroom-1 -> none -> bedroom-1")
+        self.assertEqual(h.check(result, rooms=False)[0][:22], "1 false not_home event")
+
+
+if __name__ == "__main__":
+    unittest.main()
