@@ -44,6 +44,22 @@ private func twoRooms() -> [Venue.Room] {
         #expect(nearWest > 0.75 && nearWest < 0.98, "\(nearWest)")
     }
 
+    /// With the venue's bounds, mass outside them is left out: a vague fix by the outer wall of rooms that fill the
+    /// bounds is in a room, where without bounds half of it is outside every room.
+    @Test func massOutsideTheBoundsIsLeftOut() throws {
+        let open = RoomMap(rooms: twoRooms())
+        let bounded = RoomMap(rooms: twoRooms(), bounds: Venue.Bounds(minX: 0, minY: 0, maxX: 12, maxY: 8))
+        let outside = open.probabilities(x: 3, y: 7.9, radius68: 2, floor: nil).reduce(0) { $0 + $1.p }
+        #expect(outside < 0.6, "about half of the mass is north of the rooms: \(outside)")
+        let inside = bounded.probabilities(x: 3, y: 7.9, radius68: 2, floor: nil)
+        #expect(abs(inside.reduce(0) { $0 + $1.p } - 1) < 0.02, "\(inside)")
+        let west = try #require(inside.first { $0.room == 0 }).p
+        #expect(west > 0.75 && west <= 1, "\(west)")
+        // Far inside, the bounds change nothing.
+        let deep = bounded.probabilities(x: 3, y: 5.5, radius68: 0.5, floor: nil)
+        #expect(deep.count == 1 && deep[0].p == 1)
+    }
+
     /// The cubature integrates the Gaussian: the mass within a half plane at distance d is Φ(d/σ) within the
     /// resolution of 128 points.
     @Test func halfPlaneMassMatchesTheNormalDistribution() {
@@ -152,6 +168,52 @@ private func twoRooms() -> [Venue.Room] {
         #expect(held.changes * 3 <= before.changes, "held \(held.changes) changes, before \(before.changes)")
         #expect(before.changes >= 4, "the sitter must be hard enough to flap without the stillness rule")
         #expect(held.west >= before.west, "in the west room \(held.west) of the time, before \(before.west)")
+    }
+
+    /// A last-known fix keeps its target's room however its radius grows; a current one moves it as before.
+    @Test func aLastKnownFixKeepsTheRoom() {
+        let map = RoomMap(rooms: twoRooms())
+        var tracker = RoomTracker()
+        var fix = Location(timestamp: 0, targetID: "t", x: 3, y: 5.5, horizontalAccuracyMeters: 1)
+        map.assign(&fix, tracker: &tracker, rules: RoomHysteresis())
+        #expect(fix.room == "west")
+        var silent = Location(timestamp: 20, targetID: "t", x: 3, y: 5.5, horizontalAccuracyMeters: 9, lastKnown: true)
+        map.assign(&silent, tracker: &tracker, rules: RoomHysteresis())
+        #expect(silent.room == "west" && (silent.roomProbability ?? 1) < 0.5, "held, with its real probability")
+        for t in 21...30 {
+            var heard = Location(timestamp: Double(t), targetID: "t", x: 9, y: 5.5, horizontalAccuracyMeters: 1)
+            map.assign(&heard, tracker: &tracker, rules: RoomHysteresis())
+        }
+        #expect(tracker.current == 1, "heard in the east room: moved")
+    }
+
+    /// A person sitting in the west room whose phone goes quiet for 4 min (longer than the engine's 30 s holdover)
+    /// and wakes heard first by one far receiver in the east: the new track's first fix sits by that receiver, and
+    /// only with the room remembered does the room hold through the silence and the wake.
+    @Test func aPhoneWakingFromAQuietSpellResumesInItsRoom() {
+        let venue = Self.wallVenue()
+        let track = Track(target: "phone", waypoints: [
+            Track.Waypoint(t: 0, x: 3, y: 5.5), Track.Waypoint(t: 600, x: 3, y: 5.5),
+        ])
+        var rng = Xoshiro256StarStar(seed: 5)
+        let heard = Simulator(venue: venue, configuration: SimulationConfiguration(
+            rateHz: 1, shadowingSigmaDB: 3)).simulate(tracks: [track], using: &rng).map(\.observation)
+        // The east receiver a1 at (12, 3), alone and loud: a lone report of the waking phone.
+        let observations = heard.filter { $0.t < 120 } + [Observation(t: 360, anchor: "a1", target: "phone", rssiDBm: -62)]
+            + heard.filter { $0.t >= 362 }
+        func rooms(memory: Double) -> [String?] {
+            var configuration = EngineConfiguration.moving
+            configuration.roomMemorySeconds = memory
+            var engine = PositioningEngine(venue: venue, configuration: configuration)
+            var fixes: [Location] = []
+            for o in observations { engine.ingest(o, into: &fixes) }
+            #expect(fixes.contains { $0.timestamp > 120 && $0.timestamp < 150 && $0.lastKnown })
+            #expect(!fixes.contains { $0.timestamp > 155 && $0.timestamp < 360 }, "forgotten after the holdover")
+            return fixes.filter { $0.timestamp >= 60 && $0.timestamp <= 560 }.map(\.room)
+        }
+        let resumed = rooms(memory: 3600), fresh = rooms(memory: 0)
+        #expect(resumed.allSatisfy { $0 == "west" }, "\(resumed)")
+        #expect(fresh.contains { $0 != "west" }, "without the memory, the lone far report moves it")
     }
 
     /// The engine (moving configuration, `rules`) over `track` simulated at 5 Hz: the fixes up to `until` and how
