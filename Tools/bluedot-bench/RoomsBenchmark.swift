@@ -4,13 +4,15 @@ import Foundation
 import Positioning
 
 /// `bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S] [still-enter=P] [still-leave=P]
-/// [still-dwell=S] [still-confirm=P] [--ignore-stillness]`: how well the engine's room state matches the truth on the visible sets, with
+/// [still-dwell=S] [still-confirm=P] [lag=S] [--ignore-stillness]`: how well the engine's room state matches the truth on the visible sets, with
 /// rooms drawn on each venue (`Tools/rooms`), and how often a static target flaps between rooms.
-/// `--ignore-stillness` applies the moving rules to a target standing still too (the engine before it held them).
+/// `--ignore-stillness` applies the moving rules to a target standing still too (the engine before it held them);
+/// `lag=0` decides rooms at each fix instead of 3 s behind it (`EngineConfiguration.roomLagSeconds`).
 ///
 /// Each set is calibrated on its survey as `bluedot-bench accuracy` does, replayed with the drawn rooms, and scored
 /// like the accuracy table (the latest fix at or before each truth point): **agreement** is the share of truth points
-/// whose fix names the room the truth is in (no room counts as a room). **Flaps per minute** count room changes of a
+/// whose fix names the room the truth is in (no room counts as a room); a room decided `lag` seconds behind its fix is
+/// compared with the truth of that moment. **Flaps per minute** count room changes of a
 /// target while it stands still: WUT's robot pauses (truth moving less than 0.2 m over 10 s or more) and UJI's
 /// surveyed points, whose 13 consecutive one-second scans per point and pass are replayed back to back as one static
 /// target (a scan every 1.1 s, each scan's packets keeping their spacing). Every figure is given with the engine's
@@ -34,6 +36,7 @@ enum RoomsBenchmark {
         var directory = "../shared/data"
         var roomsDirectory = "Tools/rooms"
         var rules = RoomHysteresis()
+        var lag = EngineConfiguration.moving.roomLagSeconds
         var i = 0
         while i < arguments.count {
             let pair = arguments[i].split(separator: "=").map(String.init)
@@ -47,6 +50,7 @@ enum RoomsBenchmark {
                 case "still-leave": rules.stationaryLeaveProbability = v
                 case "still-dwell": rules.stationaryDwellSeconds = v
                 case "still-confirm": rules.stillConfirmProbability = v
+                case "lag": lag = v
                 default: throw BenchError("unknown key \(pair[0])")
                 }
                 i += 1
@@ -78,6 +82,7 @@ enum RoomsBenchmark {
             venue.rooms = rooms
             var configuration = set.isStatic ? EngineConfiguration.stationary : EngineConfiguration.moving
             configuration.roomHysteresis = rules
+            configuration.roomLagSeconds = lag
             let calibrated = try AccuracyHarness.calibrate(venue: venue, surveys: set.calibration,
                                                            into: &configuration)
             let row = try measure(set: set, venue: calibrated.venue, configuration: configuration)
@@ -131,7 +136,15 @@ enum RoomsBenchmark {
             var fixes: [Location] = []
             for o in observations { engine.ingest(o, into: &fixes) }
             engine.finish(into: &fixes)
-            let scored = Evaluator.score(fixes: fixes, truth: truth, scoring: set.isStatic ? .stationary : .movingDefault)
+            // A room decided `roomLagSeconds` behind its fix describes that moment: it is scored against the truth
+            // of then (the change delays below are as a user sees them, the lag included).
+            let described = c.roomLagSeconds > 0
+                ? fixes.map { fix -> Location in
+                    var f = fix
+                    f.timestamp -= c.roomLagSeconds
+                    return f
+                } : fixes
+            let scored = Evaluator.score(fixes: described, truth: truth, scoring: set.isStatic ? .stationary : .movingDefault)
             let agree = scored.filter { p in
                 let truthRoom = map.room(x: p.truth.x, y: p.truth.y, floor: nil).map { map.shapes[$0].id }
                 return p.fix.room == truthRoom

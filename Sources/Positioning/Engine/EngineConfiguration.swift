@@ -152,6 +152,10 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// The defaults: a walking target.
     /// When a target counts as in one of the venue's rooms (`RoomTracker`).
     public var roomHysteresis = RoomHysteresis()
+    /// How far behind its fix a target's room is decided, seconds (0: at the fix, causal): the room, and with it the
+    /// history's room changes and Home Assistant's room sensor, take the position of this long ago smoothed with
+    /// the fixes since (`FixedLagSmoother`), while the fix's own position stays causal.
+    public var roomLagSeconds: Double = 3
 
     public init() {}
 

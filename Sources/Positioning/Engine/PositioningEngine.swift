@@ -59,6 +59,29 @@ public struct PositioningEngine: Sendable {
         }
     }
 
+    /// Sets the fix's room: from its own position, or with a room lag, from the position of that long ago smoothed
+    /// with the fixes since (a last-known fix keeps the room either way).
+    private mutating func assignRoom(_ fix: inout Location, slot s: Int) {
+        let c = context.configuration
+        guard !context.rooms.isEmpty else { return }
+        guard c.roomLagSeconds > 0, !fix.lastKnown else {
+            context.rooms.assign(&fix, tracker: &trackers[s]!.room, rules: c.roomHysteresis,
+                                 radius68: trackers[s]!.roomRadius, speed: trackers[s]!.filterSpeed)
+            return
+        }
+        if trackers[s]!.roomSmoother == nil { trackers[s]!.roomSmoother = FixedLagSmoother(lagSeconds: c.roomLagSeconds) }
+        trackers[s]!.roomSmoother!.add(t: fix.timestamp, x: fix.x, y: fix.y, radius68: trackers[s]!.roomRadius)
+        guard let past = trackers[s]!.roomSmoother!.smoothed() else { return }
+        var probe = fix
+        probe.timestamp = past.t
+        probe.x = past.x
+        probe.y = past.y
+        context.rooms.assign(&probe, tracker: &trackers[s]!.room, rules: c.roomHysteresis, radius68: past.radius68,
+                             speed: trackers[s]!.filterSpeed)
+        fix.room = probe.room
+        fix.roomProbability = probe.roomProbability
+    }
+
     /// Hands a tick's record to self-calibration, and its models to the engine when they changed.
     private mutating func learn(from s: Int) {
         guard selfCalibration != nil, let r = trackers[s]!.record else { return }
@@ -204,8 +227,7 @@ public struct PositioningEngine: Sendable {
             }
             var fix = trackers[s]!.tick(at: next.t, context: context)
             learn(from: s)
-            context.rooms.assign(&fix, tracker: &trackers[s]!.room, rules: context.configuration.roomHysteresis,
-                                 radius68: trackers[s]!.roomRadius, speed: trackers[s]!.filterSpeed)
+            assignRoom(&fix, slot: s)
             fixes.append(fix)
             counters.fixes += 1
             schedule.push(GridEntry(t: trackers[s]!.nextGridTime(interval: interval), target: next.target,

@@ -32,6 +32,8 @@ struct TargetTracker {
     var floorEstimator = FloorEstimator()
     /// The room state (hysteresis over the venue's rooms).
     var room = RoomTracker()
+    /// The fixes of the last few seconds, for the room's lagged, smoothed position (`roomLagSeconds`).
+    var roomSmoother: FixedLagSmoother?
     /// Covariance-matching scale on the trilateration fixes' covariance.
     var fixScale = 1.0
     /// The particles that keep the target to paths through openings, when the venue has walls and the
