@@ -34,6 +34,8 @@ open class LocationSource: @unchecked Sendable {
         var at: Double
         /// Clock time of its last current location in or beside an exit.
         var exitAt: Double?
+        /// Current locations inside another room since then (`PresenceRule.isInside`).
+        var insideSinceExit = 0
         var presence = Presence.home
         /// Clock time it went `not_home`.
         var awayAt: Double?
@@ -120,7 +122,14 @@ open class LocationSource: @unchecked Sendable {
             heard.at = now
             heard.presence = .home
             heard.awayAt = nil
-            if rule.isAtExit(location) { heard.exitAt = now }
+            if rule.isAtExit(location) {
+                heard.exitAt = now
+                heard.insideSinceExit = 0
+            } else if heard.exitAt != nil, rule.isInside(location) {
+                // Back inside after a fix at the exit: after a few such fixes, that was no departure.
+                heard.insideSinceExit += 1
+                if heard.insideSinceExit >= PresenceRule.insideFixesToReturn { heard.exitAt = nil }
+            }
         }
         location.presence = heard.presence
         location.silentForSeconds = location.lastKnown ? max(0, now - heard.at) : nil

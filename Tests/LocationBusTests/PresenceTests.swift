@@ -32,13 +32,14 @@ struct PresenceTests {
         let rule = PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700)
         #expect(rule.hasExits && rule.exitRooms == ["porch"])
         #expect(rule.isAtExit(fix("a", 11, room: "porch")))
-        #expect(rule.isAtExit(fix("a", 8.5, room: nil)), "1.5 m from the porch is beside it")
-        var unsure = fix("a", 8.5, room: "hall")
-        unsure.roomProbability = 0.3
-        #expect(rule.isAtExit(unsure), "beside it, and not sure of the hall (the room's hysteresis lags a walk out)")
-        #expect(!rule.isAtExit(fix("a", 8.5, room: "hall")), "1.5 m from the porch, but sure of the hall")
-        #expect(!rule.isAtExit(fix("a", 7, room: nil)), "3 m from the porch is not")
-        var vague = fix("a", 8.5, room: nil)
+        #expect(rule.isAtExit(fix("a", 14, room: nil)), "outdoors, 1 m from the porch, is beside it")
+        #expect(!rule.isAtExit(fix("a", 8.5, room: "hall")), "1.5 m from the porch, but inside the hall")
+        #expect(rule.isInside(fix("a", 8.5, room: nil)) && !rule.isInside(fix("a", 11, room: nil)))
+        var lagging = fix("a", 11, room: "hall")
+        lagging.roomProbability = 0.1
+        #expect(rule.isAtExit(lagging), "in the porch by its position, whatever its lagging room says")
+        #expect(!rule.isAtExit(fix("a", 16, room: nil)), "3 m from the porch is not")
+        var vague = fix("a", 14, room: nil)
         vague.horizontalAccuracyMeters = 12
         #expect(!rule.isAtExit(vague), "a fix whose radius spans the flat is no evidence of the door")
         var spilling = fix("a", 9.6, room: "hall")
@@ -108,6 +109,25 @@ struct PresenceTests {
         let log = await observer.waitFor(9)
         #expect(log.suffix(4) == ["updated alice@6", "rooms alice:hall>-@0", "updated alice@6", "deleted alice"],
                 "\(log)")
+    }
+
+    /// One fix strays into the porch's reach, and the next ones are back in the bedroom before the phone goes
+    /// quiet: no departure, the inside timeout applies.
+    @Test func aFixBackInsideAfterOneAtTheDoorTakesTheDepartureBack() {
+        let (clock, source, _) = Self.flatSource()
+        source.update([fix("phone", 2, room: "bedroom")])
+        clock.advance(by: 2)
+        source.update([fix("phone", 10.5, room: "bedroom")])
+        for _ in 0..<PresenceRule.insideFixesToReturn {
+            clock.advance(by: 2)
+            source.update([fix("phone", 2, room: "bedroom")])
+        }
+        clock.advance(by: 600)
+        source.expireStale()
+        #expect(source.locations["phone"]?.presence == .home)
+        clock.advance(by: 2100)
+        source.expireStale()
+        #expect(source.locations["phone"]?.presence == .notHome, "after the inside timeout")
     }
 
     @Test func aVenueWithoutExitsKeepsOneTimeoutAndASourceWithoutARuleKeepsItsOldExpiry() {

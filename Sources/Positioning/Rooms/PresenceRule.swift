@@ -12,12 +12,15 @@ import BlueDotCore
 ///
 /// "In" is the fix's room (the engine's, with hysteresis) or a fifth of its probability inside the exit (`RoomMap`'s
 /// cubature over the fix's 68% radius); "beside" is a fix that knows where it is (a radius of at most
-/// `besideMeters`) within `besideMeters` of the exit's outline, and is not sure of another room (`elsewhereProbability`
-/// of it in a room that is not an exit). A fix whose radius spans half the house is no evidence of a door, and the
-/// first fixes of a solver just started (which sit at the middle of the anchors) are such fixes; nor is a bed behind
-/// the porch's wall (the household day, `Tools/virtual-world/household.py`, had a bedroom beside its foyer).
+/// `besideMeters`) within `besideMeters` of the exit's outline, and is not inside another room (`isInside`:
+/// `elsewhereProbability` of its mass in a room that is not an exit). A fix whose radius spans half the house is no
+/// evidence of a door, and the first fixes of a solver just started (which sit at the middle of the anchors) are such
+/// fixes; nor is a bed behind the porch's wall (the household day, `Tools/virtual-world/household.py`, had a bedroom
+/// beside its foyer).
 /// "Began" is the last `exitMemorySeconds` of current fixes before the silence: a person who walks through the porch
-/// and out of range is often last fixed in the hall.
+/// and out of range is often last fixed in the hall. Two current fixes inside another room after the one at the
+/// exit take it back (`isInside`, `insideFixesToReturn`): over a simulated day, a phone's fixes strayed to the foyer for one fix, once every few
+/// hours, before a quiet spell in the bedroom or the living room (`Tools/virtual-world/household.py`).
 public struct PresenceRule: Sendable {
     /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
     /// in a venue without exits).
@@ -28,12 +31,17 @@ public struct PresenceRule: Sendable {
     public var besideMeters: Double
     /// A fix with this much of its probability inside an exit room is in it.
     public static let exitProbability = 0.2
-    /// A fix this sure of a room that is not an exit (its `roomProbability`) is in that room, not beside an exit.
+    /// A fix with this much of its mass in one room that is not an exit is inside (`isInside`).
     public static let elsewhereProbability = 0.5
+    /// This many current fixes inside after the last one at an exit take the departure back: one trailing fix in
+    /// the hall, behind a walker already in the porch, does not.
+    public static let insideFixesToReturn = 2
     /// A target fixed in or beside an exit this long before it fell silent (seconds) left through it.
     public var exitMemorySeconds: Double
     /// The exit rooms, ready for point tests.
     private let exits: RoomMap
+    /// The other rooms.
+    private let inside: RoomMap
 
     /// The default of `awayAfterSeconds`: 120 s, Home Assistant's `consider_home` default is 180 s and Bermuda's
     /// `devtracker_nothome_timeout` 30 s; at an exit, a short wait is what the user wants.
@@ -47,19 +55,30 @@ public struct PresenceRule: Sendable {
     public init(venue: Venue, awayAfterSeconds: Double = Self.defaultAwayAfterSeconds,
                 awayAfterSecondsInside: Double = Self.defaultAwayAfterSecondsInside, besideMeters: Double = 2,
                 exitMemorySeconds: Double = 10) {
-        self.init(rooms: venue.rooms, awayAfterSeconds: awayAfterSeconds, awayAfterSecondsInside: awayAfterSecondsInside,
-                  besideMeters: besideMeters, exitMemorySeconds: exitMemorySeconds)
+        self.init(rooms: venue.rooms, bounds: venue.bounds, awayAfterSeconds: awayAfterSeconds,
+                  awayAfterSecondsInside: awayAfterSecondsInside, besideMeters: besideMeters,
+                  exitMemorySeconds: exitMemorySeconds)
     }
 
-    /// The rule for the exits among `rooms` (none: one timeout everywhere).
-    public init(rooms: [Venue.Room] = [], awayAfterSeconds: Double = Self.defaultAwayAfterSeconds,
+    /// The rule for the exits among `rooms` (none: one timeout everywhere), within `bounds` when given.
+    public init(rooms: [Venue.Room] = [], bounds: Venue.Bounds? = nil,
+                awayAfterSeconds: Double = Self.defaultAwayAfterSeconds,
                 awayAfterSecondsInside: Double = Self.defaultAwayAfterSecondsInside, besideMeters: Double = 2,
                 exitMemorySeconds: Double = 10) {
         self.awayAfterSeconds = max(0, awayAfterSeconds)
         self.awayAfterSecondsInside = max(0, awayAfterSecondsInside)
         self.besideMeters = max(0, besideMeters)
         self.exitMemorySeconds = max(0, exitMemorySeconds)
-        exits = RoomMap(rooms: rooms.filter(\.exit))
+        exits = RoomMap(rooms: rooms.filter(\.exit), bounds: bounds)
+        inside = RoomMap(rooms: rooms.filter { !$0.exit }, bounds: bounds)
+    }
+
+    /// True when `fix`'s own position (not its room, which hysteresis and the room's lag hold back) has at least
+    /// `elsewhereProbability` of its mass in one room that is not an exit: a current fix that says the target is
+    /// still inside, after any fix at an exit before it.
+    public func isInside(_ fix: Location) -> Bool {
+        inside.probabilities(x: fix.x, y: fix.y, radius68: fix.horizontalAccuracyMeters, floor: fix.floor)
+            .contains { $0.p >= Self.elsewhereProbability }
     }
 
     /// True when the venue has exit rooms (the two timeouts apply); false: `awayAfterSeconds` everywhere.
@@ -75,8 +94,7 @@ public struct PresenceRule: Sendable {
         let radius = fix.horizontalAccuracyMeters
         if exits.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor)
             .contains(where: { $0.p >= Self.exitProbability }) { return true }
-        let elsewhere = fix.room != nil && (fix.roomProbability ?? 0) >= Self.elsewhereProbability
-        guard radius <= besideMeters, !elsewhere else { return false }
+        guard radius <= besideMeters, !isInside(fix) else { return false }
         return exits.shapes.contains { shape in
             if let floor = fix.floor, floor != shape.floor { return false }
             return shape.distance(x: fix.x, y: fix.y) <= besideMeters
