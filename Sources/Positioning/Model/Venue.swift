@@ -55,6 +55,11 @@ public struct Venue: Sendable, Hashable {
             self.maxX = maxX
             self.maxY = maxY
         }
+
+        /// Whether (x, y) lies inside or on the edge.
+        public func contains(x: Double, y: Double) -> Bool {
+            x >= minX && x <= maxX && y >= minY && y <= maxY
+        }
     }
 
     /// A point of a floor plan, metres in the venue's local frame.

@@ -27,7 +27,7 @@ public struct RoomMap: Sendable {
         /// True when (x, y) is inside the room (on the outer ring and outside every hole; boundary points may
         /// fall either way).
         public func contains(x: Double, y: Double) -> Bool {
-            guard x >= bounds.minX, x <= bounds.maxX, y >= bounds.minY, y <= bounds.maxY else { return false }
+            guard bounds.contains(x: x, y: y) else { return false }
             var inside = false
             for ring in rings {
                 var j = ring.count - 1
@@ -113,10 +113,7 @@ public struct RoomMap: Sendable {
         let reach = Self.cubature.reach * sigma
         var result: [(room: Int, p: Double)] = []
         var weight = 1 / Double(Self.cubature.points.count)
-        func inBounds(_ px: Double, _ py: Double) -> Bool {
-            guard let b = bounds else { return true }
-            return px >= b.minX && px <= b.maxX && py >= b.minY && py <= b.maxY
-        }
+        func inBounds(_ px: Double, _ py: Double) -> Bool { bounds?.contains(x: px, y: py) ?? true }
         if bounds != nil {
             let within = Self.cubature.points.count { (dx, dy) in inBounds(x + dx * sigma, y + dy * sigma) }
             if within > 0 { weight = 1 / Double(within) }
