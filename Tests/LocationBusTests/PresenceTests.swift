@@ -42,9 +42,12 @@ struct PresenceTests {
         var vague = fix("a", 14, room: nil)
         vague.horizontalAccuracyMeters = 12
         #expect(!rule.isAtExit(vague), "a fix whose radius spans the flat is no evidence of the door")
-        var spilling = fix("a", 9.6, room: "hall")
+        var spilling = fix("a", 10.3, room: "hall")
         spilling.horizontalAccuracyMeters = 3
-        #expect(rule.isAtExit(spilling), "a fifth of its probability in the porch")
+        #expect(rule.isAtExit(spilling), "a fifth of its probability in the porch, and no more in the hall")
+        var nearTheWall = fix("a", 9.6, room: "hall")
+        nearTheWall.horizontalAccuracyMeters = 3
+        #expect(!rule.isAtExit(nearTheWall), "a fifth in the porch, but more in the hall: sitting by its wall")
         #expect(!rule.isAtExit(fix("a", 2, room: "bedroom")))
         var upstairs = fix("a", 11, room: nil)
         upstairs.floor = 1

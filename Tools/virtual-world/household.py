@@ -361,21 +361,31 @@ def figures(days: dict[str, list[Span]], fixes: dict[str, list[dict]], origin: f
         for f in located:
             f["day"] = f["t"] - origin
         located = [f for f in located if begin <= f["day"] <= until]
-        # not_home events: a fix reading not_home after one reading home (or the first fix).
+        # not_home events: a fix reading not_home after one reading home (or the first fix), at the moment the
+        # solver decided on its own clock: when it last heard the target (the `t` of its last current fix; the
+        # last-known fixes after it are stamped later) plus the update's `silentFor`. How late the update then
+        # arrived here is this run's own lag, scaled up by the rate: it is kept apart (`arrivedAfter`).
         previous = "home"
         events = []
+        heard = None
         for f in sorted(located, key=lambda f: f["arrived"]):
             presence = f.get("presence", "home")
+            if not f.get("lastKnown", False):
+                heard = f["day"]
             if presence == "not_home" and previous != "not_home":
-                events.append(f["arrived"])
+                decided = heard + f["silentFor"] if heard is not None and "silentFor" in f else f["arrived"]
+                events.append((decided, heard, f["arrived"]))
             previous = presence
-        mine_false = [t for t in events if (span_at(spans, t) or Span("stay", 0, 0, [])).kind != "out"]
+        mine_false = [t for t, _, _ in events if (span_at(spans, t) or Span("stay", 0, 0, [])).kind != "out"]
         false_away += [(person, t) for t in mine_false]
         for span in spans:
             if span.kind == "out" and begin <= span.t0 < until:
-                after = [t for t in events if span.t0 <= t < span.t1 + 1]
-                departures.append({"person": person, "left": span.t0,
-                                   "notHomeAfter": (after[0] - span.t0) if after else None})
+                after = [event for event in events if span.t0 <= event[0] < span.t1 + 1]
+                decided, heard, arrived = after[0] if after else (None, None, None)
+                departures.append({
+                    "person": person, "left": span.t0, "notHomeAfter": None if decided is None else decided - span.t0,
+                    "lastHeardAfter": None if heard is None else heard - span.t0,
+                    "arrivedAfter": None if arrived is None else arrived - span.t0})
         # Rooms: changes while still, and accuracy while moving and while still.
         mine_changes = 0
         last_room = first = object()  # no fix yet (a room of None is a fix in no room)
@@ -561,8 +571,10 @@ def check(result: dict, rooms: bool) -> list[str]:
 def report(r: dict) -> str:
     def pct(x):
         return "-" if x is None else f"{100 * x:.1f}%"
-    delays = ", ".join(f"{d['person']} {d['left']}: " + ("never" if d["notHomeAfter"] is None
-                                                         else f"{d['notHomeAfter']:.0f} s") for d in r["departures"])
+    delays = ", ".join(f"{d['person']} {d['left']}: " + (
+        "never" if d["notHomeAfter"] is None else
+        f"{d['notHomeAfter']:.0f} s (last heard {d['lastHeardAfter']:+.0f} s, arrived {d['arrivedAfter']:.0f} s)")
+        for d in r["departures"])
     return "\n".join([
         f"household day {r['from']}-{r['to']} at {r['rate']:g}x (seed {r['seed']}):",
         f"  false not_home events: {r['falseNotHome']} {r['falseNotHomeAt'] or ''}".rstrip(),

@@ -64,12 +64,15 @@ class FigureTests(unittest.TestCase):
                     "arrived": day if arrived is None else arrived}
         fixes = {alice: [fix(3600, "bedroom-1"), fix(3700, "bedroom-1"), fix(3800, None), fix(3900, "bedroom-1"),
                          fix(4000, "bedroom-1", "not_home"), fix(4100, "bedroom-1"),
-                         fix(leave - 5, "foyer"), fix(leave - 5, None, "not_home", arrived=leave + 125)]}
+                         fix(leave - 5, "foyer"), dict(fix(leave + 20, "foyer"), lastKnown=True),
+                         dict(fix(leave + 20, None, "not_home", arrived=leave + 131), lastKnown=True, silentFor=130.0)]}
         result = h.figures(days, fixes, 1000.0, 0.0, 86400.0)
         self.assertEqual(result["falseNotHome"], 1)
         self.assertEqual(result["falseNotHomeAt"], [("alice", "01:06:40")])
         alices = [d for d in result["departures"] if d["person"] == "alice"]
-        self.assertAlmostEqual(alices[0]["notHomeAfter"], 125.0)
+        self.assertAlmostEqual(alices[0]["notHomeAfter"], 125.0, msg="decided on the solver's clock: last heard + silentFor")
+        self.assertAlmostEqual(alices[0]["lastHeardAfter"], -5.0)
+        self.assertAlmostEqual(alices[0]["arrivedAfter"], 131.0, msg="the run's own lag is kept apart")
         self.assertEqual(result["people"]["alice"]["stillChanges"], 2, "bedroom-1 -> none -> bedroom-1")
         self.assertEqual(h.check(result, rooms=False)[0][:22], "1 false not_home event")
 

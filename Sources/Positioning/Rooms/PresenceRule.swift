@@ -10,8 +10,8 @@ import BlueDotCore
 /// before it reads `not_home`. A venue without exits cannot tell the two apart, and uses `awayAfterSeconds`
 /// everywhere (BlueDot's behaviour before exits).
 ///
-/// "In" is the fix's room (the engine's, with hysteresis) or a fifth of its probability inside the exit (`RoomMap`'s
-/// cubature over the fix's 68% radius); "beside" is a fix that knows where it is (a radius of at most
+/// "In" is the fix's room (the engine's, with hysteresis), or a fifth of its probability inside the exit (`RoomMap`'s
+/// cubature over the fix's 68% radius) when no other room holds more; "beside" is a fix that knows where it is (a radius of at most
 /// `besideMeters`) within `besideMeters` of the exit's outline, and is not inside another room (`isInside`:
 /// `elsewhereProbability` of its mass in a room that is not an exit). A fix whose radius spans half the house is no
 /// evidence of a door, and the first fixes of a solver just started (which sit at the middle of the anchors) are such
@@ -29,7 +29,9 @@ public struct PresenceRule: Sendable {
     public var awayAfterSecondsInside: Double
     /// A fix with a radius of at most this, this close to an exit room's outline (metres), is beside it.
     public var besideMeters: Double
-    /// A fix with this much of its probability inside an exit room is in it.
+    /// A fix with this much of its probability inside an exit room, and no more in any other room, is in it: over a
+    /// simulated day, a person sitting 1.5 m from the foyer's wall had 20-22% of two fixes' mass in it, and read
+    /// `not_home` while at home (`Tools/virtual-world/household.py`).
     public static let exitProbability = 0.2
     /// A fix with this much of its mass in one room that is not an exit is inside (`isInside`).
     public static let elsewhereProbability = 0.5
@@ -92,8 +94,11 @@ public struct PresenceRule: Sendable {
     public func isAtExit(_ fix: Location) -> Bool {
         if let room = fix.room, exits.shapes.contains(where: { $0.id == room }) { return true }
         let radius = fix.horizontalAccuracyMeters
-        if exits.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor)
-            .contains(where: { $0.p >= Self.exitProbability }) { return true }
+        let atExit = exits.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p).max() ?? 0
+        if atExit >= Self.exitProbability {
+            let elsewhere = inside.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p)
+            if atExit >= elsewhere.max() ?? 0 { return true }
+        }
         guard radius <= besideMeters, !isInside(fix) else { return false }
         return exits.shapes.contains { shape in
             if let floor = fix.floor, floor != shape.floor { return false }
