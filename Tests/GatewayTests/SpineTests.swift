@@ -21,25 +21,27 @@ import Testing
             Anchor(id: "s", x: 6, y: 0, z: 2.5), Anchor(id: "w", x: 0, y: 4, z: 2.5),
         ])
 
-    /// `target` standing at (4, 3) for 5 s, heard by every anchor at 4 Hz without noise (Positioning's
+    /// `target` standing at (4, 3) for `seconds`, heard by every anchor at 4 Hz without noise (Positioning's
     /// `Simulator`), and by an anchor the venue does not have.
-    static func standing(target: String) -> [Observation] {
-        let track = Track(target: target, waypoints: [.init(t: 0, x: 4, y: 3), .init(t: 5, x: 4, y: 3)])
+    static func standing(target: String, seconds: Double = 5) -> [Observation] {
+        let track = Track(target: target, waypoints: [.init(t: 0, x: 4, y: 3), .init(t: seconds, x: 4, y: 3)])
         var rng = SplitMix64(seed: 1)
         let heard = Simulator(venue: venue, configuration: SimulationConfiguration(rateHz: 4, shadowingSigmaDB: 0))
             .simulate(tracks: [track], using: &rng).map(\.observation)
-        let stranger = stride(from: 0.0, to: 5, by: 1).map { Observation(t: $0, anchor: "stranger", target: target, rssiDBm: -70) }
+        let stranger = stride(from: 0.0, to: seconds, by: 1).map {
+            Observation(t: $0, anchor: "stranger", target: target, rssiDBm: -70)
+        }
         return (heard + stranger).sorted { $0.t < $1.t }
     }
 
     static func app(mode: GatewayConfiguration.Mode, targets: [String], clock: ManualClock,
-                    venue: Venue = GatewaySpineTests.venue) throws -> GatewayApp {
+                    venue: Venue = GatewaySpineTests.venue, seconds: Double = 5) throws -> GatewayApp {
         var c = GatewayConfiguration()
         c.mode = mode
         c.setSource(.observations(path: "in-memory"))
         c.venuePath = "in-memory"
         let inputs = targets.map { target in
-            PacedReplaySource(name: target, observations: standing(target: target), clock: clock)
+            PacedReplaySource(name: target, observations: standing(target: target, seconds: seconds), clock: clock)
         }
         return try GatewayApp(
             configuration: c, inputs: inputs, venue: venue, defaultWebRoot: "/nonexistent", clock: clock,
@@ -113,7 +115,9 @@ import Testing
             Venue.Room(id: "east", name: "East", polygon: [p(7, 0), p(12, 0), p(12, 8), p(7, 8)]),
         ]
         let clock = ManualClock(start: 1000)
-        let app = try Self.app(mode: .tag, targets: ["tag-1", "tag-2"], clock: clock, venue: venue)
+        // 8 s: the room is decided 3 s behind its fix (`roomLagSeconds`) and after 2 s in it (the dwell), and a
+        // replay's engine runs on its reports' time, which stops with the last of them.
+        let app = try Self.app(mode: .tag, targets: ["tag-1", "tag-2"], clock: clock, venue: venue, seconds: 8)
         let rooms = try #require(app.dependencies.rooms)
         let feed = app.hub.subscribe()
         let service = Task { try await app.locationService.run() }

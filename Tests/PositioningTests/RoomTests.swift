@@ -187,6 +187,28 @@ private func twoRooms() -> [Venue.Room] {
         #expect(tracker.current == 1, "heard in the east room: moved")
     }
 
+    /// A target standing in the east room walks into the west room and falls silent 2.5 s after it got there: its
+    /// room is decided 3 s behind each fix, and after 2 s in the new room (the dwell), so its last current fix is
+    /// still in the east; the first last-known fix decides over the lag's last seconds, and says west.
+    @Test func aTargetFallingSilentGetsTheRoomOfItsLastSeconds() {
+        let venue = Self.wallVenue()
+        let track = Track(target: "tag", waypoints: [
+            Track.Waypoint(t: 0, x: 9, y: 5.5), Track.Waypoint(t: 6, x: 9, y: 5.5), Track.Waypoint(t: 10, x: 3, y: 5.5),
+            Track.Waypoint(t: 12.5, x: 3, y: 5.5),
+        ])
+        var rng = Xoshiro256StarStar(seed: 3)
+        let heard = Simulator(venue: venue, configuration: SimulationConfiguration(
+            rateHz: 5, shadowingSigmaDB: 0)).simulate(tracks: [track], using: &rng).map(\.observation)
+        var engine = PositioningEngine(venue: venue, configuration: .moving)
+        #expect(EngineConfiguration.moving.roomLagSeconds == 3)
+        var fixes: [Location] = []
+        for observation in heard { engine.ingest(observation, into: &fixes) }
+        engine.finish(into: &fixes)
+        let current = fixes.filter { !$0.lastKnown }, silent = fixes.filter(\.lastKnown)
+        #expect(current.last?.room == "east", "\(current.map(\.room))")
+        #expect(!silent.isEmpty && silent.allSatisfy { $0.room == "west" }, "\(silent.map(\.room))")
+    }
+
     /// A person sitting in the west room whose phone goes quiet for 4 min (longer than the engine's 30 s holdover)
     /// and wakes heard first by one far receiver in the east: the new track's first fix sits by that receiver, and
     /// only with the room remembered does the room hold through the silence and the wake.
@@ -216,15 +238,17 @@ private func twoRooms() -> [Venue.Room] {
         #expect(fresh.contains { $0 != "west" }, "without the memory, the lone far report moves it")
     }
 
-    /// The engine (moving configuration, `rules`) over `track` simulated at 5 Hz: the fixes up to `until` and how
-    /// often their room changes.
+    /// The engine (moving configuration, `rules`, the room `lag` seconds behind) over `track` simulated at 5 Hz: the
+    /// fixes up to `until` and how often their room changes.
     static func roomChanges(_ venue: Venue, _ track: Track, seed: UInt64, shadowingSigmaDB: Double,
-                            rules: RoomHysteresis, until: Double) -> (changes: Int, fixes: [Location]) {
+                            rules: RoomHysteresis, lag: Double = EngineConfiguration.moving.roomLagSeconds,
+                            until: Double) -> (changes: Int, fixes: [Location]) {
         var rng = Xoshiro256StarStar(seed: seed)
         let packets = Simulator(venue: venue, configuration: SimulationConfiguration(
             rateHz: 5, shadowingSigmaDB: shadowingSigmaDB)).simulate(tracks: [track], using: &rng)
         var configuration = EngineConfiguration.moving
         configuration.roomHysteresis = rules
+        configuration.roomLagSeconds = lag
         var engine = PositioningEngine(venue: venue, configuration: configuration)
         var fixes: [Location] = []
         for packet in packets { engine.ingest(packet.observation, into: &fixes) }
@@ -246,14 +270,16 @@ private func twoRooms() -> [Venue.Room] {
 
     /// The engine over a simulated walk along the shared wall (0.3 m into the west room, 40 s, shadowing 4 dB):
     /// every fix names a room and a probability; with the default hysteresis the target flaps far less than with
-    /// the most likely room at every fix, and it ends in the room it walked in.
+    /// the most likely room at every fix (both decided at the fix, and both 3 s behind it, the default), and it ends
+    /// in the room it walked in.
     @Test func walkAlongTheWallFlapsLessWithHysteresis() {
         let venue = Self.wallVenue()
         let track = Track(target: "tag", waypoints: [
             Track.Waypoint(t: 0, x: 5.7, y: 3.5), Track.Waypoint(t: 40, x: 5.7, y: 7.5),
         ])
-        func flaps(_ rules: RoomHysteresis) -> (flaps: Int, last: String?, fixes: [Location]) {
-            let (changes, live) = Self.roomChanges(venue, track, seed: 21, shadowingSigmaDB: 4, rules: rules, until: 40)
+        func flaps(_ rules: RoomHysteresis, lag: Double = 0) -> (flaps: Int, last: String?, fixes: [Location]) {
+            let (changes, live) = Self.roomChanges(venue, track, seed: 21, shadowingSigmaDB: 4, rules: rules, lag: lag,
+                                                   until: 40)
             return (changes, live.last?.room, live)
         }
         let held = flaps(RoomHysteresis())
@@ -263,5 +289,9 @@ private func twoRooms() -> [Venue.Room] {
         #expect(held.flaps * 3 <= plain.flaps, "hysteresis \(held.flaps) flaps, none \(plain.flaps)")
         #expect(plain.flaps >= 3, "the walk must be hard enough to flap without hysteresis")
         #expect(held.last == "west")
+        let lag = EngineConfiguration.moving.roomLagSeconds
+        let lagged = flaps(RoomHysteresis(), lag: lag), laggedPlain = flaps(.none, lag: lag)
+        #expect(lagged.flaps <= 1 && lagged.flaps * 3 <= laggedPlain.flaps && lagged.last == "west",
+                "lagged \(lagged.flaps), lagged without hysteresis \(laggedPlain.flaps), at the fix \(held.flaps) and \(plain.flaps)")
     }
 }

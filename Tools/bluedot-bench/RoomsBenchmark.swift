@@ -7,7 +7,7 @@ import Positioning
 /// [still-dwell=S] [still-confirm=P] [lag=S] [--ignore-stillness]`: how well the engine's room state matches the truth on the visible sets, with
 /// rooms drawn on each venue (`Tools/rooms`), and how often a static target flaps between rooms.
 /// `--ignore-stillness` applies the moving rules to a target standing still too (the engine before it held them);
-/// `lag=S` decides rooms S seconds behind each fix (`EngineConfiguration.roomLagSeconds`, default 0).
+/// `lag=S` decides rooms S seconds behind each fix (`EngineConfiguration.roomLagSeconds`, default 3).
 ///
 /// Each set is calibrated on its survey as `bluedot-bench accuracy` does, replayed with the drawn rooms, and scored
 /// like the accuracy table (the latest fix at or before each truth point): **agreement** is the share of truth points

@@ -60,10 +60,30 @@ public struct PositioningEngine: Sendable {
     }
 
     /// Sets the fix's room: from its own position, or with a room lag, from the position of that long ago smoothed
-    /// with the fixes since (a last-known fix keeps the room either way).
+    /// with the fixes since (a last-known fix keeps the room either way). When the target falls silent, nothing
+    /// more will come to wait for: the first last-known fix decides the room over the smoothed positions of the
+    /// lag's last seconds, each at its time, so that they count (a walk into a room ending 2.5 s before a silence
+    /// left the room behind without it: RoomTests).
     private mutating func assignRoom(_ fix: inout Location, slot s: Int) {
         let c = context.configuration
         guard !context.rooms.isEmpty else { return }
+        if fix.lastKnown, let smoother = trackers[s]!.roomSmoother, !smoother.isEmpty {
+            let rest = smoother.smoothed(after: trackers[s]!.roomDecidedAt)
+            trackers[s]!.roomSmoother!.reset()
+            trackers[s]!.roomDecidedAt = -.infinity
+            if !rest.isEmpty {
+                var probe = fix
+                probe.lastKnown = false
+                for past in rest {
+                    (probe.timestamp, probe.x, probe.y) = (past.t, past.x, past.y)
+                    context.rooms.assign(&probe, tracker: &trackers[s]!.room, rules: c.roomHysteresis,
+                                         radius68: past.radius68, speed: trackers[s]!.filterSpeed)
+                }
+                fix.room = probe.room
+                fix.roomProbability = probe.roomProbability
+                return
+            }
+        }
         guard c.roomLagSeconds > 0, !fix.lastKnown else {
             context.rooms.assign(&fix, tracker: &trackers[s]!.room, rules: c.roomHysteresis,
                                  radius68: trackers[s]!.roomRadius, speed: trackers[s]!.filterSpeed)
@@ -72,6 +92,10 @@ public struct PositioningEngine: Sendable {
         if trackers[s]!.roomSmoother == nil { trackers[s]!.roomSmoother = FixedLagSmoother(lagSeconds: c.roomLagSeconds) }
         trackers[s]!.roomSmoother!.add(t: fix.timestamp, x: fix.x, y: fix.y, radius68: trackers[s]!.roomRadius)
         guard let past = trackers[s]!.roomSmoother!.smoothed() else { return }
+        // The position of `lag` ago at its own time: for the first `lag` seconds of a target the room tracker's
+        // dwell does not run, so its vague first fixes are not committed to a room. (Stamped with the newest fix's
+        // time instead, a simulated walk along a wall, RoomTrackerTests, flapped twice where it flapped once.)
+        trackers[s]!.roomDecidedAt = past.t
         var probe = fix
         probe.timestamp = past.t
         probe.x = past.x

@@ -34,6 +34,8 @@ struct TargetTracker {
     var room = RoomTracker()
     /// The fixes of the last few seconds, for the room's lagged, smoothed position (`roomLagSeconds`).
     var roomSmoother: FixedLagSmoother?
+    /// The time of the smoothed position the room was last decided at (-∞: none since the smoother started).
+    var roomDecidedAt = -Double.infinity
     /// Covariance-matching scale on the trilateration fixes' covariance.
     var fixScale = 1.0
     /// The particles that keep the target to paths through openings, when the venue has walls and the
