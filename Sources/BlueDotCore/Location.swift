@@ -56,6 +56,11 @@ public struct Location: Sendable, Hashable {
     public var reportedAt: Double?
     /// Further source properties, such as a room's occupancy for a relaying source.
     public var attributes: [String: String]
+    /// Where the target was at an earlier fix (`SmoothedPosition.timestamp`), smoothed with the fixes since, when
+    /// the source decides rooms behind its fix (`EngineConfiguration.roomLagSeconds`): the moment and place this
+    /// fix's room describes, and what the history keeps for that earlier fix. The fix's own position stays the live
+    /// dot. Not part of the location format.
+    public var smoothed: SmoothedPosition?
 
     /// Creates a location.
     public init(timestamp: Double, targetID: String = "self", x: Double, y: Double, z: Double? = nil,
@@ -87,5 +92,26 @@ public struct Location: Sendable, Hashable {
         self.silentForSeconds = silentForSeconds
         self.reportedAt = reportedAt
         self.attributes = attributes
+    }
+}
+
+/// An earlier fix's position smoothed with the fixes after it (`Location.smoothed`).
+public struct SmoothedPosition: Sendable, Hashable {
+    /// The earlier fix's `timestamp`.
+    public var timestamp: Double
+    /// Venue-plan metres, as `Location.x` and `y`.
+    public var x: Double
+    public var y: Double
+    /// Degrees, when the venue has a geographic origin (`Location.place(on:)`).
+    public var latitude: Double?
+    public var longitude: Double?
+
+    /// Creates a smoothed position.
+    public init(timestamp: Double, x: Double, y: Double, latitude: Double? = nil, longitude: Double? = nil) {
+        self.timestamp = timestamp
+        self.x = x
+        self.y = y
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }

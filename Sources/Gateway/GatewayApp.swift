@@ -121,9 +121,11 @@ public struct GatewayApp: Sendable {
                 homeAssistant?.sweep()
             },
             onStop: { [learned] in
-                // What was learned since the last housekeeping pass is kept too.
+                // What was learned since the last housekeeping pass is kept too, and the fixes held for their
+                // smoothed positions.
                 learned?.record()
                 recording?.close()
+                recorder?.writeHeld()
                 history?.close()
             })
         let webRoot = configuration.webRoot ?? defaultWebRoot ?? GatewayResources.webRoot

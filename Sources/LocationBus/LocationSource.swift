@@ -36,6 +36,8 @@ open class LocationSource: @unchecked Sendable {
         var exitAt: Double?
         /// Current locations inside another room since then (`PresenceRule.isInside`).
         var insideSinceExit = 0
+        /// Clock time of its last current location at walking speed (`PresenceRule.walkingSpeed`).
+        var walkedAt: Double?
         var presence = Presence.home
         /// Clock time it went `not_home`.
         var awayAt: Double?
@@ -122,7 +124,9 @@ open class LocationSource: @unchecked Sendable {
             heard.at = now
             heard.presence = .home
             heard.awayAt = nil
-            if rule.isAtExit(location) {
+            if (location.speedMetersPerSecond ?? 0) >= PresenceRule.walkingSpeed { heard.walkedAt = now }
+            let walking = heard.walkedAt.map { now - $0 <= PresenceRule.walkingMemorySeconds } ?? false
+            if rule.isAtExit(location, walking: walking) {
                 heard.exitAt = now
                 heard.insideSinceExit = 0
             } else if heard.exitAt != nil, rule.isInside(location) {

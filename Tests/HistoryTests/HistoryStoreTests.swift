@@ -266,4 +266,40 @@ func fix(_ target: String, _ t: Double, room: String? = nil, probability: Double
             RoomChange(targetID: "tag", from: "hall", to: nil, timestamp: 3),
         ])
     }
+
+    /// With rooms decided behind the fix, each fix is written once, at the smoothed position a later fix carries
+    /// for it and with that later fix's room; what no later fix describes is written as it came: before a
+    /// last-known fix, and at the end.
+    @Test func recorderKeepsEachFixAtItsSmoothedPosition() throws {
+        let store = try HistoryStore(path: nil, clock: clock)
+        defer { store.close() }
+        let recorder = HistoryRecorder(store: store)
+        let source = LocationSource(id: "test", clock: ManualClock(start: 0))
+        source.addObserver(recorder)
+        // Fix n describes fix n - 3 (the first three describe the first fix, as the engine's smoother does).
+        func lagged(_ n: Int, lastKnown: Bool = false) -> Location {
+            var f = fix("tag", Double(n), room: "room-\(n)", probability: 0.9)
+            f.lastKnown = lastKnown
+            let k = Double(max(0, n - 3))
+            if !lastKnown { f.smoothed = SmoothedPosition(timestamp: k, x: 100 + k, y: 7, latitude: 10 + k, longitude: 20) }
+            return f
+        }
+        for n in 0...5 { source.update([lagged(n)]) }
+        store.flush()
+        var rows = try store.fixes(HistoryQuery(newestFirst: false)).records
+        #expect(rows.map(\.timestamp) == [0, 1, 2], "fixes 3 to 5 wait for theirs")
+        #expect(rows.map(\.x) == [100, 101, 102] && rows.allSatisfy { $0.y == 7 })
+        #expect(rows.map(\.latitude) == [10, 11, 12])
+        #expect(rows.map(\.room) == ["room-0", "room-4", "room-5"], "the room decided there")
+        #expect(rows.allSatisfy { $0.horizontalAccuracyMeters == 1.5 && $0.speedMetersPerSecond == 0.5 })
+        source.update([lagged(6), lagged(7, lastKnown: true)])
+        store.flush()
+        rows = try store.fixes(HistoryQuery(newestFirst: false)).records
+        #expect(rows.map(\.timestamp) == [0, 1, 2, 3, 4, 5, 6, 7], "a silence writes what was held as it came")
+        #expect(rows[3].x == 103 && rows[4].x == 0.4 && rows[6].x == 0.6)
+        source.update([lagged(8), lagged(9)])
+        recorder.writeHeld()
+        store.flush()
+        #expect(try store.fixes(HistoryQuery()).records.count == 10, "and the end, every fix once")
+    }
 }

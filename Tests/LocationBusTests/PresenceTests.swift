@@ -48,6 +48,7 @@ struct PresenceTests {
         var nearTheWall = fix("a", 9.6, room: "hall")
         nearTheWall.horizontalAccuracyMeters = 3
         #expect(!rule.isAtExit(nearTheWall), "a fifth in the porch, but more in the hall: sitting by its wall")
+        #expect(rule.isAtExit(nearTheWall, walking: true), "a walker's fixes trail them: a fifth is enough")
         #expect(!rule.isAtExit(fix("a", 2, room: "bedroom")))
         var upstairs = fix("a", 11, room: nil)
         upstairs.floor = 1
@@ -112,6 +113,25 @@ struct PresenceTests {
         let log = await observer.waitFor(9)
         #expect(log.suffix(4) == ["updated alice@6", "rooms alice:hall>-@0", "updated alice@6", "deleted alice"],
                 "\(log)")
+    }
+
+    /// A last fix by the porch's wall with a fifth of its mass in the porch: a walker who was at walking speed in
+    /// the last 5 s left (their fixes trail them); someone sitting there did not.
+    @Test func aFifthInThePorchIsADepartureOnlyForAWalker() {
+        for walking in [true, false] {
+            let (clock, source, _) = Self.flatSource()
+            var before = fix("t", 7, room: "hall")
+            before.speedMetersPerSecond = walking ? 1.0 : 0.1
+            source.update([before])
+            clock.advance(by: 2)
+            var last = fix("t", 9.6, room: "hall")
+            last.horizontalAccuracyMeters = 3
+            last.speedMetersPerSecond = walking ? 0.4 : 0.1
+            source.update([last])
+            clock.advance(by: 120)
+            source.expireStale()
+            #expect(source.locations["t"]?.presence == (walking ? .notHome : .home), "walking: \(walking)")
+        }
     }
 
     /// One fix strays into the porch's reach, and the next ones are back in the bedroom before the phone goes

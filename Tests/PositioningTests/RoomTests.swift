@@ -206,6 +206,10 @@ private func twoRooms() -> [Venue.Room] {
         engine.finish(into: &fixes)
         let current = fixes.filter { !$0.lastKnown }, silent = fixes.filter(\.lastKnown)
         #expect(current.last?.room == "east", "\(current.map(\.room))")
+        #expect(current.allSatisfy { f in f.smoothed.map { $0.timestamp <= f.timestamp } ?? false })
+        #expect(current.last.map { f in f.smoothed.map { abs(f.timestamp - 3 - $0.timestamp) < 0.6 } ?? false } ?? false,
+                "the newest fix carries the position of 3 s before it")
+        #expect(silent.allSatisfy { $0.smoothed == nil })
         #expect(!silent.isEmpty && silent.allSatisfy { $0.room == "west" }, "\(silent.map(\.room))")
     }
 

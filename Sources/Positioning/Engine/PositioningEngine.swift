@@ -104,6 +104,7 @@ public struct PositioningEngine: Sendable {
                              speed: trackers[s]!.filterSpeed)
         fix.room = probe.room
         fix.roomProbability = probe.roomProbability
+        fix.smoothed = SmoothedPosition(timestamp: past.t, x: past.x, y: past.y)
     }
 
     /// Hands a tick's record to self-calibration, and its models to the engine when they changed.

@@ -11,7 +11,8 @@ import BlueDotCore
 /// everywhere (BlueDot's behaviour before exits).
 ///
 /// "In" is the fix's room (the engine's, with hysteresis), or a fifth of its probability inside the exit (`RoomMap`'s
-/// cubature over the fix's 68% radius) when no other room holds more; "beside" is a fix that knows where it is (a radius of at most
+/// cubature over the fix's 68% radius) while the target walks (`walkingSpeed` within the last
+/// `walkingMemorySeconds`), or, while it stands, when no other room holds more; "beside" is a fix that knows where it is (a radius of at most
 /// `besideMeters`) within `besideMeters` of the exit's outline, and is not inside another room (`isInside`:
 /// `elsewhereProbability` of its mass in a room that is not an exit). A fix whose radius spans half the house is no
 /// evidence of a door, and the first fixes of a solver just started (which sit at the middle of the anchors) are such
@@ -29,10 +30,18 @@ public struct PresenceRule: Sendable {
     public var awayAfterSecondsInside: Double
     /// A fix with a radius of at most this, this close to an exit room's outline (metres), is beside it.
     public var besideMeters: Double
-    /// A fix with this much of its probability inside an exit room, and no more in any other room, is in it: over a
-    /// simulated day, a person sitting 1.5 m from the foyer's wall had 20-22% of two fixes' mass in it, and read
-    /// `not_home` while at home (`Tools/virtual-world/household.py`).
+    /// A fix with this much of its probability inside an exit room is in it while its target walks; a standing
+    /// one needs no more in any other room. On a simulated day (`Tools/virtual-world/household.py`) a person sitting
+    /// 1.5 m from the foyer's wall had 20-22% of two fixes' mass in it and read `not_home` while at home; and a
+    /// walker's fixes trail them by 2-3 m, so that the last one before the door had a fifth of its mass in the foyer
+    /// and more in the hall and the living room beside it: the most likely room alone left a departure 45 min late.
     public static let exitProbability = 0.2
+    /// A target whose filter speed reached this (m/s) within the last `walkingMemorySeconds` walks: the room
+    /// hysteresis's threshold for standing still. The household day's walkers' last fixes before the door read
+    /// 0.34-0.49 m/s (the filter slowing as the reports stop), their fixes a few seconds earlier 0.7-1.3.
+    public static let walkingSpeed = 0.5
+    /// See `walkingSpeed`, seconds.
+    public static let walkingMemorySeconds = 5.0
     /// A fix with this much of its mass in one room that is not an exit is inside (`isInside`).
     public static let elsewhereProbability = 0.5
     /// This many current fixes inside after the last one at an exit take the departure back: one trailing fix in
@@ -89,13 +98,15 @@ public struct PresenceRule: Sendable {
     /// The ids of the exit rooms.
     public var exitRooms: [String] { exits.shapes.map(\.id) }
 
-    /// True when `fix` is in an exit room (its `room`, or `exitProbability` of its mass) or beside one on its floor
-    /// (any floor when the fix has none) without being sure of another room.
-    public func isAtExit(_ fix: Location) -> Bool {
+    /// True when `fix` is in an exit room (its `room`, or `exitProbability` of its mass: of a `walking` target, or
+    /// with no more in another room) or beside one on its floor (any floor when the fix has none) without being
+    /// sure of another room.
+    public func isAtExit(_ fix: Location, walking: Bool = false) -> Bool {
         if let room = fix.room, exits.shapes.contains(where: { $0.id == room }) { return true }
         let radius = fix.horizontalAccuracyMeters
         let atExit = exits.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p).max() ?? 0
         if atExit >= Self.exitProbability {
+            if walking { return true }
             let elsewhere = inside.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p)
             if atExit >= elsewhere.max() ?? 0 { return true }
         }
