@@ -11,17 +11,17 @@ import BlueDotCore
 /// everywhere (BlueDot's behaviour before exits).
 ///
 /// "In" is the fix's room (the engine's, with hysteresis), or a fifth of its probability inside the exit (`RoomMap`'s
-/// cubature over the fix's 68% radius) while the target walks (`walkingSpeed` within the last
-/// `walkingMemorySeconds`), or, while it stands, when no other room holds more; "beside" is a fix that knows where it is (a radius of at most
+/// cubature over the fix's 68% radius) while the target walks (`walkingSpeed` within the last `walkingMemorySeconds`),
+/// or, while it stands, when no other room holds more; "beside" is a fix that knows where it is (a radius of at most
 /// `besideMeters`) within `besideMeters` of the exit's outline, and is not inside another room (`isInside`:
 /// `elsewhereProbability` of its mass in a room that is not an exit). A fix whose radius spans half the house is no
 /// evidence of a door, and the first fixes of a solver just started (which sit at the middle of the anchors) are such
 /// fixes; nor is a bed behind the porch's wall (the household day, `Tools/virtual-world/household.py`, had a bedroom
-/// beside its foyer).
-/// "Began" is the last `exitMemorySeconds` of current fixes before the silence: a person who walks through the porch
-/// and out of range is often last fixed in the hall. Two current fixes inside another room after the one at the
-/// exit take it back (`isInside`, `insideFixesToReturn`): over a simulated day, a phone's fixes strayed to the foyer for one fix, once every few
-/// hours, before a quiet spell in the bedroom or the living room (`Tools/virtual-world/household.py`).
+/// beside its foyer). "Began" is the last `exitMemorySeconds` of current fixes before the silence: a person who walks
+/// through the porch and out of range is often last fixed in the hall. Two current fixes inside another room after the
+/// one at the exit take it back (`isInside`, `insideFixesToReturn`): over a simulated day, a phone's fixes strayed to
+/// the foyer for one fix, once every few hours, before a quiet spell in the bedroom or the living room
+/// (`Tools/virtual-world/household.py`).
 public struct PresenceRule: Sendable {
     /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
     /// in a venue without exits).
