@@ -41,25 +41,26 @@ public struct FixedLagSmoother: Sendable, Hashable {
     /// True when it holds no fix.
     public var isEmpty: Bool { fixes.isEmpty }
 
-    /// The smoothed position and its 68% radius at the held fix nearest to `lag` (default `lagSeconds`) before the
-    /// newest, and that fix's time; nil with no fix held. A lag of 0 is the newest fix, filtered: what the smoother
-    /// says when no fix will follow (the target fell silent).
-    public func smoothed(lag: Double? = nil) -> (t: Double, x: Double, y: Double, radius68: Double)? {
+    /// The smoothed position and its 68% radius at the held fix nearest to `lagSeconds` before the newest, and that
+    /// fix's time; nil with no fix held.
+    public func smoothed() -> (t: Double, x: Double, y: Double, radius68: Double)? {
         guard let newest = fixes.last else { return nil }
-        let target = newest.t - (lag ?? lagSeconds)
+        let target = newest.t - lagSeconds
         let k = fixes.indices.min { abs(fixes[$0].t - target) < abs(fixes[$1].t - target) } ?? fixes.count - 1
-        let x = smooth(\.x, at: k), y = smooth(\.y, at: k)
-        let sigma = ((x.variance + y.variance) / 2).squareRoot()
-        return (fixes[k].t, x.value, y.value, sigma * RoomMap.radius68PerSigma)
+        return smoothed(at: k)
     }
 
     /// The smoothed positions, 68% radii and times of the held fixes after time `t`, oldest first: what a room
     /// decided `lagSeconds` behind has not seen yet when no fix will follow.
     public func smoothed(after t: Double) -> [(t: Double, x: Double, y: Double, radius68: Double)] {
-        fixes.indices.filter { fixes[$0].t > t }.map { k in
-            let x = smooth(\.x, at: k), y = smooth(\.y, at: k)
-            return (fixes[k].t, x.value, y.value, ((x.variance + y.variance) / 2).squareRoot() * RoomMap.radius68PerSigma)
-        }
+        fixes.indices.filter { fixes[$0].t > t }.map(smoothed(at:))
+    }
+
+    /// Held fix `k`'s time, smoothed position and 68% radius.
+    private func smoothed(at k: Int) -> (t: Double, x: Double, y: Double, radius68: Double) {
+        let x = smooth(\.x, at: k), y = smooth(\.y, at: k)
+        let sigma = ((x.variance + y.variance) / 2).squareRoot()
+        return (fixes[k].t, x.value, y.value, sigma * RoomMap.radius68PerSigma)
     }
 
     /// One axis: forward Kalman over the held fixes, RTS backwards to fix `k`.
