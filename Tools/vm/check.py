@@ -63,8 +63,10 @@ def sightings(name: str) -> list[dict]:
     return [json.loads(line) for line in read(name, "jsonl").splitlines() if line.strip()]
 
 
-def exit_code(name: str) -> int:
-    return int(read(name, "rc").strip())
+def exit_code(name: str) -> int | str:
+    """The step's exit code, or "hung" where guest.sh had to kill it (it says so in its log)."""
+    rc = read(name, "rc").strip()
+    return int(rc) if rc.lstrip("-").isdigit() else rc
 
 
 def beacon_types(lines: list[dict]) -> set[str]:

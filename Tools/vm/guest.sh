@@ -24,17 +24,47 @@ modprobe hci_vhci
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 world_pid=
+# Each wait below is bounded: a step that hangs says which it was and what it printed, and the guest goes on to
+# the next, where an unbounded wait would run into the host's 600 s and leave only the console.
 start_world() {
     python3 /share/world/world.py --vhci --config /share/world.json "$@" >/tmp/world.out 2>/tmp/world.err &
     world_pid=$!
+    started=$(uptime_s)
     while [ ! -e /sys/class/bluetooth/hci0 ]; do
         kill -0 "$world_pid" 2>/dev/null || { echo "the virtual world died"; cat /tmp/world.err; exit 1; }
+        if after "$started" 60; then
+            echo "the virtual world's hci0 did not appear within 60 s"; tail -n 20 /tmp/world.err; exit 1
+        fi
         sleep 0.01
     done
 }
 stop_world() {
-    kill "$world_pid"; wait "$world_pid" 2>/dev/null
-    while [ -e /sys/class/bluetooth/hci0 ]; do sleep 0.05; done
+    stop_within 30 "$world_pid" "the virtual world" /tmp/world.err
+    started=$(uptime_s)
+    while [ -e /sys/class/bluetooth/hci0 ]; do
+        if after "$started" 30; then echo "hci0 was still there 30 s after the virtual world stopped"; break; fi
+        sleep 0.05
+    done
+}
+# after START SECONDS: whether SECONDS have passed since START (an uptime_s reading).
+after() { awk -v start="$1" -v limit="$2" -v now="$(uptime_s)" 'BEGIN { exit !(now - start >= limit) }'; }
+# stop_within SECONDS PID NAME LOG: SIGTERM, then up to SECONDS for PID to exit; one that does not is named, with the
+# end of LOG, and killed. Sets `stopped` to the exit code, or to "hung".
+stop_within() {
+    kill -TERM "$2" 2>/dev/null
+    started=$(uptime_s)
+    while kill -0 "$2" 2>/dev/null; do
+        if after "$started" "$1"; then
+            echo "$3 did not stop within $1 s of SIGTERM; the end of what it printed:"
+            tail -n 20 "$4"
+            kill -KILL "$2" 2>/dev/null; wait "$2" 2>/dev/null
+            stopped=hung
+            return
+        fi
+        sleep 0.1
+    done
+    wait "$2"
+    stopped=$?
 }
 
 # scan NAME [setpriv options --] ARGS...: one `bluedot scan`, its output in $out/NAME.*
@@ -106,20 +136,19 @@ for features in extended legacy; do
     bluedot run --hci hci0 --publish mqtt://127.0.0.1:9 --site vm --receiver rx-vm --advertise --log-level info \
         >/dev/null 2>"$out/advertise-$features.err" &
     receiver_pid=$!
-    # Up to a minute to start (software emulation pages a large binary in), then 5 s of advertising.
-    waited=0
-    while ! grep -q "advertising" "$out/advertise-$features.err" && [ "$waited" -lt 600 ]; do
+    # Up to 90 s to start (software emulation pages a large binary in), then 5 s of advertising.
+    started_receiver=$(uptime_s)
+    while ! grep -q "advertising" "$out/advertise-$features.err"; do
         kill -0 "$receiver_pid" 2>/dev/null || break
+        if after "$started_receiver" 90; then echo "advertise-$features: no advertising within 90 s"; break; fi
         sleep 0.1
-        waited=$((waited + 1))
     done
     sleep 5
     # Read once the adapter is set up: right after it appears, the kernel may not have read its address yet.
     hciconfig hci0 >"$out/advertise-$features.hciconfig" 2>&1
-    kill -TERM "$receiver_pid"
-    wait "$receiver_pid"
-    echo $? >"$out/advertise-$features.rc"
-    echo "advertise-$features: exit $(cat "$out/advertise-$features.rc"), $(wc -l <"$out/advertise-$features.heard") reports heard"
+    stop_within 60 "$receiver_pid" "bluedot run --advertise ($features)" "$out/advertise-$features.err"
+    echo "$stopped" >"$out/advertise-$features.rc"
+    echo "advertise-$features: exit $(cat "$out/advertise-$features.rc"), $(wc -l <"$out/advertise-$features.heard") reports heard, $(uptime_s) s"
 done
 stop_world
 echo "done at $(uptime_s) s"
