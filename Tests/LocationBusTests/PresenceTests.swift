@@ -153,6 +153,64 @@ struct PresenceTests {
         #expect(source.locations["phone"]?.presence == .notHome, "after the inside timeout")
     }
 
+    /// A second at a fix's speed and course takes it nearer the exit or farther from it; a standing fix, or one
+    /// in the exit, has no direction.
+    @Test func theRuleKnowsWhichWayAFixHeads() {
+        let rule = PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700)
+        var east = fix("a", 6, room: "hall")
+        east.speedMetersPerSecond = 1
+        east.courseDegrees = 90
+        #expect(abs((rule.exitApproach(east) ?? 0) + 1) < 1e-9, "1 m/s east, straight at the porch")
+        #expect(!rule.isTurningBack(east))
+        var west = east
+        west.courseDegrees = 270
+        #expect(abs((rule.exitApproach(west) ?? 0) - 1) < 1e-9 && rule.isTurningBack(west))
+        var standing = west
+        standing.speedMetersPerSecond = 0.1
+        #expect(rule.exitApproach(standing) == nil && !rule.isTurningBack(standing), "its course is noise")
+        var inPorch = east
+        inPorch.x = 11
+        #expect(rule.exitApproach(inPorch) == nil)
+    }
+
+    /// South of the building, 1.7 m from the porch's corner, with a radius wider than `besideMeters` and less than a
+    /// fifth of its mass in the porch: the trailing last fix of a walker heading for the door is beside it; the same
+    /// fix of one walking away, or standing, is not (household.py's day: a walker's last fix 0.5 m from the foyer
+    /// with a 2.5 m radius, which read as a departure 45 min late).
+    @Test func aVagueFixOfAWalkerHeadingForTheDoorIsBesideIt() {
+        let rule = PresenceRule(rooms: flat, awayAfterSeconds: 120, awayAfterSecondsInside: 2700)
+        var trailing = Location(timestamp: 0, targetID: "a", x: 9.2, y: -1.5, horizontalAccuracyMeters: 2.5,
+                                speedMetersPerSecond: 0.6, courseDegrees: 60)
+        #expect(!rule.isInside(trailing))
+        #expect(rule.isAtExit(trailing, walking: true))
+        #expect(!rule.isAtExit(trailing), "not walking: a vague fix is no evidence of the door")
+        trailing.courseDegrees = 240
+        #expect(!rule.isAtExit(trailing, walking: true), "walking away from the porch")
+    }
+
+    /// A stray: one fix jumps into the porch at a run, and the next one is back in the hall heading away from it
+    /// before the phone goes quiet. That turn takes the departure back at once; the same fix still heading for the
+    /// porch (a walker's fix trailing them) does not.
+    @Test func aFixTurningBackFromTheDoorTakesTheDepartureBack() {
+        for turning in [true, false] {
+            let (clock, source, _) = Self.flatSource()
+            source.update([fix("phone", 7, room: "hall")])
+            clock.advance(by: 2)
+            var stray = fix("phone", 10.5, room: "hall")
+            stray.speedMetersPerSecond = 1.65
+            stray.courseDegrees = 90
+            source.update([stray])
+            clock.advance(by: 2)
+            var back = fix("phone", 7.5, room: "hall")
+            back.speedMetersPerSecond = 0.34
+            back.courseDegrees = turning ? 270 : 90
+            source.update([back])
+            clock.advance(by: 120)
+            source.expireStale()
+            #expect(source.locations["phone"]?.presence == (turning ? .home : .notHome), "turning: \(turning)")
+        }
+    }
+
     @Test func aVenueWithoutExitsKeepsOneTimeoutAndASourceWithoutARuleKeepsItsOldExpiry() {
         let clock = ManualClock(start: 0)
         let source = LocationSource(id: "tags", deleteAfterSeconds: 60, clock: clock,

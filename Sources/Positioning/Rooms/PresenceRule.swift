@@ -1,4 +1,5 @@
 import BlueDotCore
+import Glibc
 
 /// When a silent target has left: the one rule behind every output's `home` / `not_home` (`Location.presence`),
 /// applied by the location source (LocationBus) to each target's last current fix.
@@ -21,7 +22,10 @@ import BlueDotCore
 /// through the porch and out of range is often last fixed in the hall. Two current fixes inside another room after the
 /// one at the exit take it back (`isInside`, `insideFixesToReturn`): over a simulated day, a phone's fixes strayed to
 /// the foyer for one fix, once every few hours, before a quiet spell in the bedroom or the living room
-/// (`Tools/virtual-world/household.py`).
+/// (`Tools/virtual-world/household.py`). One such fix does when it is moving away from the exits (`isTurningBack`):
+/// a walker's fix that trails behind them in the hall still heads for the door, while a stray that jumped into the
+/// foyer and back heads back into the room it came from (on that day, a sleeper's fix jumped 4 m into the foyer at
+/// 1.65 m/s and came back 2 s later heading away from it, at 0.34 m/s, and then the phone went quiet for 3.5 min).
 public struct PresenceRule: Sendable {
     /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
     /// in a venue without exits).
@@ -42,6 +46,9 @@ public struct PresenceRule: Sendable {
     public static let walkingSpeed = 0.5
     /// See `walkingSpeed`, seconds.
     public static let walkingMemorySeconds = 5.0
+    /// A fix moving at least this fast (m/s) has a direction (`isTurningBack`); a standing target's filter speed is
+    /// under 0.1 m/s on the household day, and its course is noise.
+    public static let turningSpeed = 0.2
     /// A fix with this much of its mass in one room that is not an exit is inside (`isInside`).
     public static let elsewhereProbability = 0.5
     /// This many current fixes inside after the last one at an exit take the departure back: one trailing fix in
@@ -92,6 +99,26 @@ public struct PresenceRule: Sendable {
             .contains { $0.p >= Self.elsewhereProbability }
     }
 
+    /// True when `fix` moves away from the exit nearest to it (`exitApproach` is positive).
+    public func isTurningBack(_ fix: Location) -> Bool { (exitApproach(fix) ?? 0) > 0 }
+
+    /// How much a second at `fix`'s speed and course changes its distance to the outline of the exit nearest to it
+    /// (metres; negative: it heads for the exit), on its floor (any floor when the fix has none). Nil while it moves
+    /// slower than `turningSpeed`, has no course, or stands in the exit.
+    public func exitApproach(_ fix: Location) -> Double? {
+        guard let speed = fix.speedMetersPerSecond, speed >= Self.turningSpeed, let course = fix.courseDegrees else {
+            return nil
+        }
+        let candidates = exits.shapes.filter { fix.floor == nil || $0.floor == fix.floor }
+        guard let nearest = candidates.min(by: { $0.distance(x: fix.x, y: fix.y) < $1.distance(x: fix.x, y: fix.y) })
+        else { return nil }
+        let now = nearest.distance(x: fix.x, y: fix.y)
+        guard now > 0 else { return nil }
+        // Course: degrees clockwise from north (+y), as `Location.courseDegrees`.
+        let radians = course * .pi / 180
+        return nearest.distance(x: fix.x + speed * sin(radians), y: fix.y + speed * cos(radians)) - now
+    }
+
     /// True when the venue has exit rooms (the two timeouts apply); false: `awayAfterSeconds` everywhere.
     public var hasExits: Bool { !exits.isEmpty }
 
@@ -110,7 +137,10 @@ public struct PresenceRule: Sendable {
             let elsewhere = inside.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p)
             if atExit >= elsewhere.max() ?? 0 { return true }
         }
-        guard radius <= besideMeters, !isInside(fix) else { return false }
+        guard !isInside(fix) else { return false }
+        // A walker heading for an exit is beside it however vague its fix: the filter trails a walker by metres.
+        let headingOut = walking && (exitApproach(fix) ?? 0) < 0
+        guard radius <= besideMeters || headingOut else { return false }
         return exits.shapes.contains { shape in
             if let floor = fix.floor, floor != shape.floor { return false }
             return shape.distance(x: fix.x, y: fix.y) <= besideMeters
