@@ -49,6 +49,10 @@ struct PresenceTests {
         nearTheWall.horizontalAccuracyMeters = 3
         #expect(!rule.isAtExit(nearTheWall), "a fifth in the porch, but more in the hall: sitting by its wall")
         #expect(rule.isAtExit(nearTheWall, walking: true), "a walker's fixes trail them: a fifth is enough")
+        var halfInTheHall = fix("a", 9.3, room: "hall")
+        halfInTheHall.horizontalAccuracyMeters = 2
+        #expect(rule.isInside(halfInTheHall))
+        #expect(!rule.isAtExit(halfInTheHall, walking: true), "a fifth in the porch, but half in the hall: in the hall")
         #expect(!rule.isAtExit(fix("a", 2, room: "bedroom")))
         var upstairs = fix("a", 11, room: nil)
         upstairs.floor = 1
@@ -165,6 +169,9 @@ struct PresenceTests {
         var west = east
         west.courseDegrees = 270
         #expect(abs((rule.exitApproach(west) ?? 0) - 1) < 1e-9 && rule.isTurningBack(west))
+        var notItsRoom = west
+        notItsRoom.room = "bedroom"
+        #expect(!rule.isTurningBack(notItsRoom), "in the hall while the engine holds the bedroom: no turn back")
         var standing = west
         standing.speedMetersPerSecond = 0.1
         #expect(rule.exitApproach(standing) == nil && !rule.isTurningBack(standing), "its course is noise")
@@ -188,11 +195,13 @@ struct PresenceTests {
         #expect(!rule.isAtExit(trailing, walking: true), "walking away from the porch")
     }
 
-    /// A stray: one fix jumps into the porch at a run, and the next one is back in the hall heading away from it
-    /// before the phone goes quiet. That turn takes the departure back at once; the same fix still heading for the
-    /// porch (a walker's fix trailing them) does not.
+    /// A stray: one fix jumps into the porch at a run, and the next one is back in the hall, heading away from the
+    /// porch, before the phone goes quiet. That turn takes the departure back at once. The same fix still heading for
+    /// the porch (a walker's fix trailing them) does not, nor one heading away but in another room than the one the
+    /// engine holds (a walker's last fix pushed by noise past the porch into the bedroom, the engine still in the hall).
     @Test func aFixTurningBackFromTheDoorTakesTheDepartureBack() {
-        for turning in [true, false] {
+        let cases: [(x: Double, course: Double, stays: Bool)] = [(7.5, 270, true), (7.5, 90, false), (2.5, 270, false)]
+        for (x, course, stays) in cases {
             let (clock, source, _) = Self.flatSource()
             source.update([fix("phone", 7, room: "hall")])
             clock.advance(by: 2)
@@ -201,13 +210,13 @@ struct PresenceTests {
             stray.courseDegrees = 90
             source.update([stray])
             clock.advance(by: 2)
-            var back = fix("phone", 7.5, room: "hall")
+            var back = fix("phone", x, room: "hall")
             back.speedMetersPerSecond = 0.34
-            back.courseDegrees = turning ? 270 : 90
+            back.courseDegrees = course
             source.update([back])
             clock.advance(by: 120)
             source.expireStale()
-            #expect(source.locations["phone"]?.presence == (turning ? .home : .notHome), "turning: \(turning)")
+            #expect(source.locations["phone"]?.presence == (stays ? .home : .notHome), "x \(x), course \(course)")
         }
     }
 

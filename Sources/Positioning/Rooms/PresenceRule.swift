@@ -22,10 +22,12 @@ import Glibc
 /// through the porch and out of range is often last fixed in the hall. Two current fixes inside another room after the
 /// one at the exit take it back (`isInside`, `insideFixesToReturn`): over a simulated day, a phone's fixes strayed to
 /// the foyer for one fix, once every few hours, before a quiet spell in the bedroom or the living room
-/// (`Tools/virtual-world/household.py`). One such fix does when it is moving away from the exits (`isTurningBack`):
-/// a walker's fix that trails behind them in the hall still heads for the door, while a stray that jumped into the
-/// foyer and back heads back into the room it came from (on that day, a sleeper's fix jumped 4 m into the foyer at
-/// 1.65 m/s and came back 2 s later heading away from it, at 0.34 m/s, and then the phone went quiet for 3.5 min).
+/// (`Tools/virtual-world/household.py`). One such fix does when it turns back (`isTurningBack`): it moves away from
+/// the exits, inside the room the engine still holds it in (the room's lag and hysteresis hold the room a stray came
+/// from). On those days a sleeper's fix jumped 4 m into the foyer at 1.65 m/s and came back into her bedroom 2 s
+/// later heading away from it, at 0.34 m/s, before the phone went quiet for 3.5 min; while a walker's fixes that
+/// trail them after the door still head for it, or land in another room than the engine's (a walker's last fix
+/// fell 0.3 m inside the living room, heading away from the foyer by noise, while the engine held the hall).
 public struct PresenceRule: Sendable {
     /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
     /// in a venue without exits).
@@ -99,8 +101,13 @@ public struct PresenceRule: Sendable {
             .contains { $0.p >= Self.elsewhereProbability }
     }
 
-    /// True when `fix` moves away from the exit nearest to it (`exitApproach` is positive).
-    public func isTurningBack(_ fix: Location) -> Bool { (exitApproach(fix) ?? 0) > 0 }
+    /// True when `fix` moves away from the exit nearest to it (`exitApproach` is positive) and has
+    /// `elsewhereProbability` of its mass in its own room (`Location.room`, the engine's, which lags and holds).
+    public func isTurningBack(_ fix: Location) -> Bool {
+        guard (exitApproach(fix) ?? 0) > 0, let room = fix.room else { return false }
+        return inside.probabilities(x: fix.x, y: fix.y, radius68: fix.horizontalAccuracyMeters, floor: fix.floor)
+            .contains { inside.shapes[$0.room].id == room && $0.p >= Self.elsewhereProbability }
+    }
 
     /// How much a second at `fix`'s speed and course changes its distance to the outline of the exit nearest to it
     /// (metres; negative: it heads for the exit), on its floor (any floor when the fix has none). Nil while it moves
@@ -133,7 +140,7 @@ public struct PresenceRule: Sendable {
         let radius = fix.horizontalAccuracyMeters
         let atExit = exits.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p).max() ?? 0
         if atExit >= Self.exitProbability {
-            if walking { return true }
+            if walking, !isInside(fix) { return true }
             let elsewhere = inside.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p)
             if atExit >= elsewhere.max() ?? 0 { return true }
         }
