@@ -196,9 +196,9 @@ struct PresenceTests {
     }
 
     /// A stray: one fix jumps into the porch at a run, and the next one is back in the hall, heading away from the
-    /// porch, before the phone goes quiet. That turn takes the departure back at once. The same fix still heading for
-    /// the porch (a walker's fix trailing them) does not, nor one heading away but in another room than the one the
-    /// engine holds (a walker's last fix pushed by noise past the porch into the bedroom, the engine still in the hall).
+    /// porch, before the phone goes quiet. That turn takes the departure back at once. The same fix still heading
+    /// for the porch (a walker's fix trailing them) does not, nor one heading away but in another room than the one
+    /// the engine holds (a walker's last fix pushed by noise into the bedroom, the engine still in the hall).
     @Test func aFixTurningBackFromTheDoorTakesTheDepartureBack() {
         let cases: [(x: Double, course: Double, stays: Bool)] = [(7.5, 270, true), (7.5, 90, false), (2.5, 270, false)]
         for (x, course, stays) in cases {

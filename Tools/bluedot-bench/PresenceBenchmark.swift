@@ -4,21 +4,28 @@ import Foundation
 import LocationBus
 import Positioning
 
-/// `bluedot-bench presence FIXES VENUE [--away-timeout S] [--away-timeout-inside S]`: the presence rule again, over
-/// a stream of fixes already made (location JSONL: what `bluedot replay` writes, or the solver's feed that
+/// `bluedot-bench presence FIXES VENUE [--away-timeout S] [--away-timeout-inside S] [--trace SUFFIX]`: the presence
+/// rule again, over fixes already made (location JSONL: what `bluedot replay` writes, or the solver's feed that
 /// `Tools/virtual-world/household.py --keep` keeps as `fixes.jsonl`). Each fix reaches a `LocationSource` with the
 /// venue's `PresenceRule` at its own time on a manual clock, and the source's expiry runs once a second between
-/// fixes, as the daemon's housekeeping does. Prints every `not_home` a target reads (the time since the first fix,
-/// which is the time of day on a household day that begins at midnight, of the expiry, the last current fix before it, and whether the silence began at an exit), so that a change to the rule
-/// is measured on a whole simulated day in seconds instead of a 24-minute run.
+/// fixes, as the daemon's housekeeping does. Prints every `not_home` a target reads: when (the time since the first
+/// fix, which on a household day is the time of day), after how long a silence, and the last current fix before it.
+/// A change to the rule is so measured on a whole simulated day in seconds instead of a 24-minute run. `--trace`
+/// prints every current fix of the targets whose id ends in SUFFIX with the rule's verdicts on it (at an exit when
+/// walking / standing, inside another room, turning back).
 enum PresenceBenchmark {
     static func run(_ arguments: [String]) throws {
         var paths: [String] = []
         var away = PresenceRule.defaultAwayAfterSeconds
         var awayInside = PresenceRule.defaultAwayAfterSecondsInside
+        var trace: String?
         var i = 0
         while i < arguments.count {
             switch arguments[i] {
+            case "--trace":
+                guard i + 1 < arguments.count else { throw BenchError("--trace needs the end of a target id") }
+                trace = arguments[i + 1]
+                i += 2
             case "--away-timeout", "--away-timeout-inside":
                 guard i + 1 < arguments.count, let v = Double(arguments[i + 1]) else {
                     throw BenchError("\(arguments[i]) needs a number of seconds")
@@ -65,11 +72,11 @@ enum PresenceBenchmark {
             plain.silentForSeconds = nil
             source.update([plain])
             if !fix.lastKnown { lastCurrent[fix.targetID] = fix }
-            if ProcessInfo.processInfo.environment["PRESENCE_DEBUG"].map({ fix.targetID.hasSuffix($0) }) ?? false,
-               !fix.lastKnown {
-                print("    \(clockTime(fix.timestamp)) (\(format(fix.x)), \(format(fix.y))) ±\(format(fix.horizontalAccuracyMeters)) "
-                      + "v \(format(fix.speedMetersPerSecond ?? 0)) exit \(rule.isAtExit(fix, walking: true))/\(rule.isAtExit(fix)) "
-                      + "inside \(rule.isInside(fix))")
+            if let trace, fix.targetID.hasSuffix(trace), !fix.lastKnown {
+                print("    \(clockTime(fix.timestamp)) (\(format(fix.x)), \(format(fix.y))) "
+                      + "±\(format(fix.horizontalAccuracyMeters)) m, \(format(fix.speedMetersPerSecond ?? 0)) m/s, "
+                      + "room \(fix.room ?? "none"): exit \(rule.isAtExit(fix, walking: true))/\(rule.isAtExit(fix)), "
+                      + "inside \(rule.isInside(fix)), turning back \(rule.isTurningBack(fix))")
             }
         }
         // Up to the last fix: what came after it is not in the file, and every target would seem to fall silent.
@@ -78,13 +85,15 @@ enum PresenceBenchmark {
               + "\(format((fixes.last!.timestamp - start) / 3600)) h; exits \(rule.exitRooms); "
               + "away-timeout \(Int(away)) s, inside \(Int(awayInside)) s")
         for event in events {
-            let last = event.last
-            let silent = last.map { event.t - $0.timestamp } ?? .nan
-            let leaving = silent < awayInside - 1
+            guard let last = event.last else {
+                print("  \(clockTime(event.t)) \(event.target): not_home, never heard")
+                continue
+            }
+            let silent = event.t - last.timestamp
+            let began = abs(silent - away) <= abs(silent - awayInside) ? "at an exit" : "inside"
             print("  \(clockTime(event.t)) \(event.target): not_home after \(format(silent)) s silent "
-                  + "(\(leaving ? "from an exit" : "inside")); last current fix \(last.map { clockTime($0.timestamp) } ?? "-")"
-                  + " at (\(last.map { format($0.x) } ?? "-"), \(last.map { format($0.y) } ?? "-")) "
-                  + "±\(last.map { format($0.horizontalAccuracyMeters) } ?? "-") m, room \(last?.room ?? "none")")
+                  + "(began \(began)); last current fix \(clockTime(last.timestamp)) "
+                  + "at (\(format(last.x)), \(format(last.y))) ±\(format(last.horizontalAccuracyMeters)) m, room \(last.room ?? "none")")
         }
         print("not_home events: \(events.count)")
     }

@@ -12,22 +12,23 @@ import Glibc
 /// everywhere (BlueDot's behaviour before exits).
 ///
 /// "In" is the fix's room (the engine's, with hysteresis), or a fifth of its probability inside the exit (`RoomMap`'s
-/// cubature over the fix's 68% radius) while the target walks (`walkingSpeed` within the last `walkingMemorySeconds`),
-/// or, while it stands, when no other room holds more; "beside" is a fix that knows where it is (a radius of at most
-/// `besideMeters`) within `besideMeters` of the exit's outline, and is not inside another room (`isInside`:
-/// `elsewhereProbability` of its mass in a room that is not an exit). A fix whose radius spans half the house is no
-/// evidence of a door, and the first fixes of a solver just started (which sit at the middle of the anchors) are such
-/// fixes; nor is a bed behind the porch's wall (the household day, `Tools/virtual-world/household.py`, had a bedroom
-/// beside its foyer). "Began" is the last `exitMemorySeconds` of current fixes before the silence: a person who walks
-/// through the porch and out of range is often last fixed in the hall. Two current fixes inside another room after the
-/// one at the exit take it back (`isInside`, `insideFixesToReturn`): over a simulated day, a phone's fixes strayed to
-/// the foyer for one fix, once every few hours, before a quiet spell in the bedroom or the living room
-/// (`Tools/virtual-world/household.py`). One such fix does when it turns back (`isTurningBack`): it moves away from
-/// the exits, inside the room the engine still holds it in (the room's lag and hysteresis hold the room a stray came
-/// from). On those days a sleeper's fix jumped 4 m into the foyer at 1.65 m/s and came back into her bedroom 2 s
-/// later heading away from it, at 0.34 m/s, before the phone went quiet for 3.5 min; while a walker's fixes that
-/// trail them after the door still head for it, or land in another room than the engine's (a walker's last fix
-/// fell 0.3 m inside the living room, heading away from the foyer by noise, while the engine held the hall).
+/// cubature over the fix's 68% radius) while the target walks (`walkingSpeed` within the last `walkingMemorySeconds`)
+/// and no other room holds half, or, while it stands, when no other room holds more; "beside" is a fix that knows where
+/// it is (a radius of at most `besideMeters`) within `besideMeters` of the exit's outline, and is not inside another
+/// room (`isInside`: `elsewhereProbability` of its mass in a room that is not an exit). A fix whose radius spans half
+/// the house is no evidence of a door, and the first fixes of a solver just started (which sit at the middle of the
+/// anchors) are such fixes; nor is a bed behind the porch's wall (the household day,
+/// `Tools/virtual-world/household.py`, had a bedroom beside its foyer). "Began" is the last `exitMemorySeconds` of
+/// current fixes before the silence: a person who walks through the porch and out of range is often last fixed in the
+/// hall. Two current fixes inside another room after the one at the exit take it back (`isInside`,
+/// `insideFixesToReturn`): over a simulated day, a phone's fixes strayed to the foyer for one fix, once every few
+/// hours, before a quiet spell in the bedroom or the living room (`Tools/virtual-world/household.py`). One such fix
+/// does when it turns back (`isTurningBack`): it moves away from the exits, inside the room the engine still holds it
+/// in (the room's lag and hysteresis hold the room a stray came from). On those days a sleeper's fix jumped 4 m into
+/// the foyer at 1.65 m/s and came back into her bedroom 2 s later heading away from it, at 0.34 m/s, before the phone
+/// went quiet for 3.5 min; while a walker's fixes that trail them after the door still head for it, or land in another
+/// room than the engine's (a walker's last fix fell 0.3 m inside the living room, heading away from the foyer by noise,
+/// while the engine held the hall).
 public struct PresenceRule: Sendable {
     /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
     /// in a venue without exits).
@@ -132,9 +133,10 @@ public struct PresenceRule: Sendable {
     /// The ids of the exit rooms.
     public var exitRooms: [String] { exits.shapes.map(\.id) }
 
-    /// True when `fix` is in an exit room (its `room`, or `exitProbability` of its mass: of a `walking` target, or
-    /// with no more in another room) or beside one on its floor (any floor when the fix has none) without being
-    /// sure of another room.
+    /// True when `fix` is in an exit room (its `room`, or `exitProbability` of its mass: of a `walking` target not
+    /// inside another room, or with no more in another room) or beside one on its floor (any floor when the fix has
+    /// none) without being inside another room: with a radius of at most `besideMeters`, or of a `walking` target
+    /// heading for the exit.
     public func isAtExit(_ fix: Location, walking: Bool = false) -> Bool {
         if let room = fix.room, exits.shapes.contains(where: { $0.id == room }) { return true }
         let radius = fix.horizontalAccuracyMeters
