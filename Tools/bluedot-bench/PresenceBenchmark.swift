@@ -93,7 +93,8 @@ enum PresenceBenchmark {
             let began = abs(silent - away) <= abs(silent - awayInside) ? "at an exit" : "inside"
             print("  \(clockTime(event.t)) \(event.target): not_home after \(format(silent)) s silent "
                   + "(began \(began)); last current fix \(clockTime(last.timestamp)) "
-                  + "at (\(format(last.x)), \(format(last.y))) ±\(format(last.horizontalAccuracyMeters)) m, room \(last.room ?? "none")")
+                  + "at (\(format(last.x)), \(format(last.y))) ±\(format(last.horizontalAccuracyMeters)) m, "
+                  + "room \(last.room ?? "none")")
         }
         print("not_home events: \(events.count)")
     }
