@@ -130,8 +130,8 @@ open class LocationSource: @unchecked Sendable {
                 heard.exitAt = now
                 heard.insideSinceExit = 0
             } else if heard.exitAt != nil, rule.isInside(location) {
-                // Back inside after a fix at the exit: after a few such fixes, or one heading away from the exits,
-                // that was no departure.
+                // Back inside after a fix at the exit: after a few such fixes, or one that turns back into the
+                // room the engine holds (`PresenceRule.isTurningBack`), that was no departure.
                 heard.insideSinceExit += rule.isTurningBack(location) ? PresenceRule.insideFixesToReturn : 1
                 if heard.insideSinceExit >= PresenceRule.insideFixesToReturn { heard.exitAt = nil }
             }
