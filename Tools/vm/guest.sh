@@ -25,7 +25,7 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 world_pid=
 # Each wait below is bounded: a step that hangs says which it was and what it printed, and the guest goes on to
-# the next, where an unbounded wait would run into the host's 600 s and leave only the console.
+# the next, where an unbounded wait would run into the host's 900 s and leave only the console.
 start_world() {
     python3 /share/world/world.py --vhci --config /share/world.json "$@" >/tmp/world.out 2>/tmp/world.err &
     world_pid=$!
