@@ -120,7 +120,7 @@ struct PresenceTests {
     }
 
     /// A last fix by the porch's wall with a fifth of its mass in the porch: a walker who was at walking speed in
-    /// the last 5 s left (their fixes trail them); someone sitting there did not.
+    /// the last 10 s left (their fixes trail them); someone sitting there did not.
     @Test func aFifthInThePorchIsADepartureOnlyForAWalker() {
         for walking in [true, false] {
             let (clock, source, _) = Self.flatSource()

@@ -47,8 +47,10 @@ public struct PresenceRule: Sendable {
     /// hysteresis's threshold for standing still. The household day's walkers' last fixes before the door read
     /// 0.34-0.49 m/s (the filter slowing as the reports stop), their fixes a few seconds earlier 0.7-1.3.
     public static let walkingSpeed = 0.5
-    /// See `walkingSpeed`, seconds.
-    public static let walkingMemorySeconds = 5.0
+    /// See `walkingSpeed`, seconds. 10: CI's household morning under AddressSanitizer (fewer fixes) once had a
+    /// walker's last 0.5 m/s fix 6 s before her last one, at 0.45 m/s by the foyer, and read her departure 45 min
+    /// late with 5 s.
+    public static let walkingMemorySeconds = 10.0
     /// A fix moving at least this fast (m/s) has a direction (`isTurningBack`); a standing target's filter speed is
     /// under 0.1 m/s on the household day, and its course is noise.
     public static let turningSpeed = 0.2
