@@ -132,8 +132,10 @@ open class LocationSource: @unchecked Sendable {
             } else if heard.exitAt != nil, rule.isInside(location) {
                 // Back inside after a fix at the exit: after a few such fixes, or one that turns back into the
                 // room the engine holds (`PresenceRule.isTurningBack`), that was no departure.
-                heard.insideSinceExit += rule.isTurningBack(location) ? PresenceRule.insideFixesToReturn : 1
-                if heard.insideSinceExit >= PresenceRule.insideFixesToReturn { heard.exitAt = nil }
+                heard.insideSinceExit += 1
+                if heard.insideSinceExit >= PresenceRule.insideFixesToReturn || rule.isTurningBack(location) {
+                    heard.exitAt = nil
+                }
             }
         }
         location.presence = heard.presence

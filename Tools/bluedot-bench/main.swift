@@ -59,7 +59,7 @@ default:
     print("       bluedot-bench engine [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ] [--rounds N] [--sleep-every N]")
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
     print("       bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S]")
-    print("       bluedot-bench presence FIXES VENUE [--away-timeout S] [--away-timeout-inside S]")
+    print("       bluedot-bench presence FIXES VENUE [--away-timeout S] [--away-timeout-inside S] [--trace SUFFIX]")
     print("       bluedot-bench walls [--seeds N] [--wall-loss DB] [--model-loss DB] [--temper T] [--particles N]")
     print("       bluedot-bench history [--tags N] [--rate HZ] [--seconds S] [--fixes N] [--path FILE]")
     print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")

@@ -119,11 +119,9 @@ public struct PresenceRule: Sendable {
         guard let speed = fix.speedMetersPerSecond, speed >= Self.turningSpeed, let course = fix.courseDegrees else {
             return nil
         }
-        let candidates = exits.shapes.filter { fix.floor == nil || $0.floor == fix.floor }
-        guard let nearest = candidates.min(by: { $0.distance(x: fix.x, y: fix.y) < $1.distance(x: fix.x, y: fix.y) })
+        guard let (nearest, now) = exits.shapes.filter({ fix.floor == nil || $0.floor == fix.floor })
+            .map({ ($0, $0.distance(x: fix.x, y: fix.y)) }).min(by: { $0.1 < $1.1 }), now > 0
         else { return nil }
-        let now = nearest.distance(x: fix.x, y: fix.y)
-        guard now > 0 else { return nil }
         // Course: degrees clockwise from north (+y), as `Location.courseDegrees`.
         let radians = course * .pi / 180
         return nearest.distance(x: fix.x + speed * sin(radians), y: fix.y + speed * cos(radians)) - now
@@ -143,12 +141,10 @@ public struct PresenceRule: Sendable {
         if let room = fix.room, exits.shapes.contains(where: { $0.id == room }) { return true }
         let radius = fix.horizontalAccuracyMeters
         let atExit = exits.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p).max() ?? 0
-        if atExit >= Self.exitProbability {
-            if walking, !isInside(fix) { return true }
-            let elsewhere = inside.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p)
-            if atExit >= elsewhere.max() ?? 0 { return true }
-        }
-        guard !isInside(fix) else { return false }
+        let elsewhere = inside.probabilities(x: fix.x, y: fix.y, radius68: radius, floor: fix.floor).map(\.p).max() ?? 0
+        let isInside = elsewhere >= Self.elsewhereProbability
+        if atExit >= Self.exitProbability, (walking && !isInside) || atExit >= elsewhere { return true }
+        guard !isInside else { return false }
         // A walker heading for an exit is beside it however vague its fix: the filter trails a walker by metres.
         let headingOut = walking && (exitApproach(fix) ?? 0) < 0
         guard radius <= besideMeters || headingOut else { return false }
