@@ -24,8 +24,10 @@ public final class BeaconLocationSource: LocationSource, LocationProducer, @unch
     public static let releaseDelaySeconds = 0.5
     /// The runner of the inputs into the pipeline.
     public let runner: InputRunner
-    /// The venue located in.
-    public let venue: Venue
+    /// The venue located in; `use(venue:presence:)` replaces it.
+    public var venue: Venue { runner.pipeline?.venue ?? Venue(name: "", anchors: []) }
+    /// Whether `run()` goes on with a venue that has no anchors yet (a gateway being set up: `--editable`).
+    public let waitsForAnchors: Bool
     private let located = LockedValue(0)
 
     /// Creates a source over `inputs` into a pipeline on `venue`; nothing runs until `run()`. With
@@ -33,31 +35,34 @@ public final class BeaconLocationSource: LocationSource, LocationProducer, @unch
     /// without, a failed input ends the run with its error and the source ends with its inputs (a replay), its
     /// pending fixes flushed. `releasesByClock`: whether the clock releases the engine's grid (live inputs) or only
     /// observations do (a recording read as fast as a test clock allows). `presence`: the rule that decides the
-    /// targets' presence (`LocationSource`).
+    /// targets' presence (`LocationSource`). `tap` sees every batch of observations before the engine does
+    /// (`InputRunner`). `waitsForAnchors`: run with a venue that has no anchors yet, until `use(venue:presence:)`
+    /// gives one.
     public init(
         id: String, inputs: [any ObservationSource], venue: Venue, engineConfiguration: EngineConfiguration = .moving,
         deleteAfterSeconds: Double = 60, clock: any BlueDotClock = SystemClock(), restartDelaySeconds: Double? = 2,
         releasesByClock: Bool = true, logger: Logger = Logger(label: "bluedot.beacon-location"),
-        presence: PresenceRule? = nil
+        presence: PresenceRule? = nil, waitsForAnchors: Bool = false,
+        tap: (@Sendable (ObservationBatch) -> Void)? = nil
     ) {
         let policy = InputRunner.Policy(
             restartDelaySeconds: restartDelaySeconds,
             tickSeconds: releasesByClock ? max(engineConfiguration.intervalSeconds, 0.01) : nil,
             releaseDelaySeconds: Self.releaseDelaySeconds, finishWhenInputsEnd: restartDelaySeconds == nil)
         let relay = LockedValue<BeaconLocationSource?>(nil)
-        self.venue = venue
+        self.waitsForAnchors = waitsForAnchors
         runner = InputRunner(
             inputs: inputs, pipeline: PositioningPipeline(venue: venue, configuration: engineConfiguration),
-            clock: clock, policy: policy, logger: logger
+            clock: clock, policy: policy, logger: logger, tap: tap
         ) { locations in relay.value?.deliver(locations) }
         super.init(id: id, deleteAfterSeconds: deleteAfterSeconds, clock: clock, presence: presence)
         relay.withLock { $0 = self }
     }
 
     /// Runs the inputs until `stop()` or their end; status `available` once one delivers. Throws when the venue
-    /// has no anchors, or an input fails without restarts.
+    /// has no anchors (unless it `waitsForAnchors`), or an input fails without restarts.
     public func run() async throws {
-        guard !venue.anchors.isEmpty else {
+        guard waitsForAnchors || !venue.anchors.isEmpty else {
             setStatus(.unavailable)
             throw BeaconLocationError.venueHasNoAnchors(venue: venue.name)
         }
@@ -68,6 +73,13 @@ public final class BeaconLocationSource: LocationSource, LocationProducer, @unch
             setStatus(.unavailable)
             throw error
         }
+    }
+
+    /// Locates in `venue` from the next observation on (`PositioningPipeline.use(venue:)`: every target starts
+    /// afresh), its presence decided by `presence` when the source decides presence.
+    public func use(venue: Venue, presence: PresenceRule?) {
+        runner.pipeline?.use(venue: venue)
+        if let presence, presenceRule != nil { use(presence: presence) }
     }
 
     /// Stops every input; `run` returns and the status becomes `inactive`.

@@ -41,15 +41,18 @@ public final class DeviceIdentifier: Sendable {
     }
 
     private struct State {
+        var registry: DeviceRegistry
+        var anchorAddresses: Set<BDAddress>
         var resolver: AddressResolver
+        var settings: AddressResolver.Settings
         var statistics = Statistics()
         var listed = Set<BDAddress>()
     }
 
-    /// The registry.
-    public let registry: DeviceRegistry
+    /// The registry; `replace(registry:anchorIDs:)` replaces it.
+    public var registry: DeviceRegistry { state.withLock { $0.registry } }
     /// Advertisers a venue names by address (`mac:` anchors): known as themselves, like beacons.
-    public let anchorAddresses: Set<BDAddress>
+    public var anchorAddresses: Set<BDAddress> { state.withLock { $0.anchorAddresses } }
     private let listUnknown: Logger?
     private let state: LockedValue<State>
     /// How many strangers `listUnknown` logs at most (each once).
@@ -61,13 +64,41 @@ public final class DeviceIdentifier: Sendable {
     public init?(registry: DeviceRegistry, anchorIDs: some Sequence<String> = [String](),
                  resolver settings: AddressResolver.Settings = AddressResolver.Settings(), listUnknown: Logger? = nil)
     {
-        anchorAddresses = Set(anchorIDs.compactMap { $0.hasPrefix("mac:") ? BDAddress(String($0.dropFirst(4))) : nil })
+        guard let resolver = Self.resolver(registry, settings: settings) else { return nil }
+        self.listUnknown = listUnknown
+        state = LockedValue(State(
+            registry: registry, anchorAddresses: Self.addresses(anchorIDs), resolver: resolver, settings: settings))
+    }
+
+    /// Identifies by `registry` and the venue anchors `anchorIDs` from the next report on (a registry or venue
+    /// saved while running); false, and nothing changed, when libcrypto refuses a key. The counters go on.
+    @discardableResult
+    public func replace(registry: DeviceRegistry, anchorIDs: some Sequence<String>) -> Bool {
+        let settings = state.withLock { $0.settings }
+        guard let resolver = Self.resolver(registry, settings: settings) else { return false }
+        let addresses = Self.addresses(anchorIDs)
+        state.withLock { s in
+            s.registry = registry
+            s.anchorAddresses = addresses
+            s.resolver = resolver
+        }
+        return true
+    }
+
+    /// Identifies the venue anchors `anchorIDs` by address from the next report on, the registry kept.
+    public func replace(anchorIDs: some Sequence<String>) {
+        let addresses = Self.addresses(anchorIDs)
+        state.withLock { $0.anchorAddresses = addresses }
+    }
+
+    private static func addresses(_ anchorIDs: some Sequence<String>) -> Set<BDAddress> {
+        Set(anchorIDs.compactMap { $0.hasPrefix("mac:") ? BDAddress(String($0.dropFirst(4))) : nil })
+    }
+
+    private static func resolver(_ registry: DeviceRegistry, settings: AddressResolver.Settings) -> AddressResolver? {
         var keys: [(IdentityResolvingKey, owner: Int)] = []
         for (i, d) in registry.devices.enumerated() { keys += d.irks.map { ($0, owner: i) } }
-        guard let resolver = AddressResolver(keys: keys, settings: settings) else { return nil }
-        self.registry = registry
-        self.listUnknown = listUnknown
-        state = LockedValue(State(resolver: resolver))
+        return AddressResolver(keys: keys, settings: settings)
     }
 
     /// An identifier without devices: beacons only.
@@ -85,8 +116,8 @@ public final class DeviceIdentifier: Sendable {
     /// In order: a beacon id a device claims; an address a device claims; a resolvable private address one of the
     /// devices' IRKs made; the beacon itself; a venue anchor named by its address; else a stranger.
     public func identify(address: BDAddress, type: BDAddressType, beaconID: String?, at t: Double) -> Identity {
-        let registry = registry
         let (identity, newStranger) = state.withLock { s -> (Identity, Bool) in
+            let registry = s.registry
             var index = beaconID.flatMap { registry.index(beacon: $0) } ?? registry.index(address: address)
             let isPrivate = type == .random && PrivateAddress.isResolvable(address)
             if index == nil, isPrivate, s.resolver.keyCount > 0 {
@@ -101,7 +132,7 @@ public final class DeviceIdentifier: Sendable {
                 s.statistics.beacons += 1
                 return (.beacon(beaconID), false)
             }
-            if anchorAddresses.contains(address) {
+            if s.anchorAddresses.contains(address) {
                 s.statistics.beacons += 1
                 return (.beacon(Self.macID(address)), false)
             }

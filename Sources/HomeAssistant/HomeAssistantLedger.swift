@@ -66,7 +66,7 @@ struct HomeAssistantLedger: Sendable {
         var statesDue: Double?
     }
 
-    let discovery: HomeAssistantDiscovery
+    private(set) var discovery: HomeAssistantDiscovery
     /// Shortest fix time between two attribute payloads of one target, seconds (0: every fix).
     let attributesIntervalSeconds: Double
     /// Clock seconds without a current fix after which a target is `not_home`.
@@ -178,6 +178,14 @@ struct HomeAssistantLedger: Sendable {
                   announce(target, send: send) else { continue }
             tellAway(target, last: p.last, send: send)
         }
+    }
+
+    /// Takes new names or rooms (a venue or registry saved while running): everything is told again with the next
+    /// event, as on a new connection, so the configs carry the new room options and names.
+    mutating func rediscover(_ discovery: HomeAssistantDiscovery) {
+        self.discovery = discovery
+        told.removeAll()
+        solverAnnounced = false
     }
 
     /// Starts an event: a new connection forgets what was told; the solver is announced and removals go on. False

@@ -39,8 +39,8 @@ public final class HomeAssistantPublisher: LocationSourceObserver, Sendable {
         public var skipped = 0
     }
 
-    /// What is published where.
-    public let discovery: HomeAssistantDiscovery
+    /// What is published where; `use(discovery:)` replaces it.
+    public var discovery: HomeAssistantDiscovery { ledger.withLock { $0.discovery } }
     /// Shortest fix time between two attribute payloads of one target, seconds (0: every changed fix).
     public let attributesIntervalSeconds: Double
     /// Clock seconds without a current fix after which a target is `not_home`.
@@ -59,7 +59,6 @@ public final class HomeAssistantPublisher: LocationSourceObserver, Sendable {
                 awayAfterSeconds: Double = PresenceRule.defaultAwayAfterSeconds,
                 removing: [String] = [], clearDelaySeconds: Double = 3) {
         self.client = client
-        self.discovery = discovery
         self.clock = clock
         self.attributesIntervalSeconds = max(0, attributesIntervalSeconds)
         self.awayAfterSeconds = max(0, awayAfterSeconds)
@@ -109,6 +108,12 @@ public final class HomeAssistantPublisher: LocationSourceObserver, Sendable {
     public func sweep() {
         let connection = client.statistics.connects, now = clock.now()
         ledger.withLock { $0.sweep(now: now, connection: connection, send: send) }
+    }
+
+    /// Publishes by `discovery` from the next event on (names or rooms saved while running): every announced
+    /// target's configs and states are sent again then (`HomeAssistantLedger.rediscover`).
+    public func use(discovery: HomeAssistantDiscovery) {
+        ledger.withLock { $0.rediscover(discovery) }
     }
 
     /// Hands a message to the client; true when it took it.

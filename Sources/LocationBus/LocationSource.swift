@@ -26,6 +26,7 @@ open class LocationSource: @unchecked Sendable {
         var lastHeard: [String: Double] = [:]
         var rooms = RoomTransitions()
         var presence: [String: Heard] = [:]
+        var rule: PresenceRule?
     }
 
     /// Where a target stands with its presence rule.
@@ -49,9 +50,9 @@ open class LocationSource: @unchecked Sendable {
     public let deleteAfterSeconds: Double
     /// Where time comes from.
     public let clock: any BlueDotClock
-    /// The rule that decides the targets' presence; nil: the source does not.
-    public let presenceRule: PresenceRule?
-    private let state = LockedValue(State())
+    /// The rule that decides the targets' presence; nil: the source does not. `use(presence:)` replaces it.
+    public var presenceRule: PresenceRule? { state.withLock { $0.rule } }
+    private let state: LockedValue<State>
     /// The observers, behind the lock held while they are called: one change reaches them at a time, in the order
     /// the changes were made.
     private let observers = LockedValue<[(id: ObjectIdentifier, observer: any LocationSourceObserver)]>([])
@@ -63,7 +64,13 @@ open class LocationSource: @unchecked Sendable {
         self.id = id
         self.deleteAfterSeconds = deleteAfterSeconds
         self.clock = clock
-        presenceRule = presence
+        state = LockedValue(State(rule: presence))
+    }
+
+    /// Decides presence by `rule` from the next location on (a venue reloaded with other exits); what targets
+    /// already are stays until their next location or their silence under the new rule says otherwise.
+    public final func use(presence rule: PresenceRule) {
+        state.withLock { $0.rule = rule }
     }
 
     deinit {
@@ -107,7 +114,7 @@ open class LocationSource: @unchecked Sendable {
             var told: [Location] = []
             told.reserveCapacity(locations.count)
             for var location in locations {
-                if let presenceRule { Self.judge(&location, rule: presenceRule, now: now, state: &s) }
+                if let rule = s.rule { Self.judge(&location, rule: rule, now: now, state: &s) }
                 s.locations[location.targetID] = location
                 s.lastHeard[location.targetID] = now
                 if let change = s.rooms.observe(location) { changes.append(change) }
@@ -194,7 +201,7 @@ open class LocationSource: @unchecked Sendable {
     public final func expireStale() -> [String] {
         let now = clock.now()
         change { s in
-            guard let rule = presenceRule else { return [] }
+            guard let rule = s.rule else { return [] }
             var away: [Location] = []
             var leaves: [RoomChange] = []
             for (target, heard) in s.presence.sorted(by: { $0.key < $1.key }) {
@@ -219,7 +226,7 @@ open class LocationSource: @unchecked Sendable {
             return leaves.isEmpty ? [.updated(away)] : [.updated(away), .roomsChanged(leaves)]
         }
         let expired = state.withLock { s in
-            guard presenceRule != nil else {
+            guard s.rule != nil else {
                 return s.lastHeard.filter { now - $0.value > deleteAfterSeconds }.keys.sorted()
             }
             return s.presence.filter { _, heard in heard.awayAt.map { now - $0 > deleteAfterSeconds } ?? false }

@@ -74,13 +74,14 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
         }
     }
 
-    /// The rooms, in the order given.
-    public let rooms: [Room]
+    /// The rooms, in the order given; `use(rooms:)` replaces them.
+    public var rooms: [Room] { relay.withLock { $0.rooms } }
     /// The source relayed.
     public let upstream: LocationSource
     /// Occupancy at which a room counts as busy.
     public let busyThreshold: Int
     private struct Relay {
+        var rooms: [Room]
         /// Everyone upstream, by target id.
         var people: [String: Location] = [:]
         /// The room each person is in, as the upstream's room changes say.
@@ -88,13 +89,13 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
         var members: [String: [String]] = [:]
     }
 
-    private let relay = LockedValue(Relay())
+    private let relay: LockedValue<Relay>
     private let follower = Follower()
 
     /// Creates a relay over `upstream`; call `start()` to begin.
     public init(id: String, upstream: LocationSource, rooms: [Room], busyThreshold: Int = 1,
                 clock: any BlueDotClock = SystemClock()) {
-        self.rooms = rooms
+        relay = LockedValue(Relay(rooms: rooms))
         self.upstream = upstream
         self.busyThreshold = busyThreshold
         super.init(id: id, deleteAfterSeconds: .infinity, clock: clock)
@@ -103,6 +104,7 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     /// Starts relaying: publishes every room empty, then follows the upstream as its observer (its status and
     /// people at once, then every change).
     public func start() {
+        let rooms = rooms
         update(rooms.map { location(for: $0, occupancy: 0) })
         relay.withLock { $0.members = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, []) }) }
         follower.owner.withLock { $0 = Follower.Weak(source: self) }
@@ -122,8 +124,26 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
     /// The room a person's location counts in when its source knows no rooms (no `roomProbability`): the first
     /// whose outline holds it. Nil for a location with room knowledge: the upstream's room changes place those.
     public func room(of location: Location) -> Room? {
+        Self.room(of: location, in: rooms)
+    }
+
+    private static func room(of location: Location, in rooms: [Room]) -> Room? {
         guard location.roomProbability == nil else { return nil }
         return rooms.first { $0.contains(location) }
+    }
+
+    /// Replaces the rooms (a venue reloaded): rooms no longer there are deleted, the others are published with
+    /// their occupancy counted again, people in rooms that went away count in none.
+    public func use(rooms new: [Room]) {
+        let gone = relay.withLock { r -> [String] in
+            let kept = Set(new.map(\.id))
+            let gone = r.rooms.map(\.id).filter { !kept.contains($0) }
+            r.rooms = new
+            r.members = [:]
+            return gone
+        }
+        delete(gone)
+        recount(publishingAll: true) { _ in }
     }
 
     fileprivate func handle(_ event: LocationSourceEvent) {
@@ -139,16 +159,17 @@ public final class RoomOccupancySource: LocationSource, @unchecked Sendable {
         }
     }
 
-    private func recount(_ change: (inout Relay) -> Void) {
+    private func recount(publishingAll: Bool = false, _ change: (inout Relay) -> Void) {
         let changed = relay.withLock { r -> [Location] in
             change(&r)
+            let rooms = r.rooms
             var members = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, [String]()) })
             for person in r.people.values {
-                let id = r.roomOf[person.targetID] ?? room(of: person)?.id
+                let id = r.roomOf[person.targetID] ?? Self.room(of: person, in: rooms)?.id
                 if let id, members[id] != nil { members[id]?.append(person.targetID) }
             }
             for key in members.keys { members[key]?.sort() }
-            let changed = rooms.filter { members[$0.id]?.count != r.members[$0.id]?.count }
+            let changed = rooms.filter { publishingAll || members[$0.id]?.count != r.members[$0.id]?.count }
             r.members = members
             return changed.map { location(for: $0, occupancy: members[$0.id]?.count ?? 0) }
         }

@@ -9,19 +9,43 @@ import Positioning
 public final class PositioningPipeline: Sendable {
     private struct State {
         var engine: PositioningEngine
+        var venue: Venue
+        var origin: GeographicOrigin?
         var lastArrival: [String: Double] = [:]
+        /// The counts of the engines `use(venue:)` retired.
+        var retired = PositioningEngine.Counters()
+
+        init(venue: Venue, configuration: EngineConfiguration) {
+            engine = PositioningEngine(venue: venue, configuration: configuration)
+            self.venue = venue
+            origin = venue.origin.map(GeographicOrigin.init)
+        }
     }
 
-    /// The venue the engine positions in.
-    public let venue: Venue
-    private let origin: GeographicOrigin?
+    /// The venue the engine positions in; `use(venue:)` replaces it.
+    public var venue: Venue { state.withLock { $0.venue } }
+    /// The engine's configuration.
+    public let configuration: EngineConfiguration
     private let state: LockedValue<State>
 
     /// Creates a pipeline over `venue` with the engine configuration given.
     public init(venue: Venue, configuration: EngineConfiguration) {
-        self.venue = venue
-        origin = venue.origin.map(GeographicOrigin.init)
-        state = LockedValue(State(engine: PositioningEngine(venue: venue, configuration: configuration)))
+        self.configuration = configuration
+        state = LockedValue(State(venue: venue, configuration: configuration))
+    }
+
+    /// Positions in `venue` from the next observation on: a new engine on it, which starts every target afresh.
+    /// What self-calibration learned is taken over for the anchors the new venue still has where it still applies
+    /// (`restoreLearnedCalibration`); the counters go on from where they were.
+    public func use(venue: Venue) {
+        state.withLock { s in
+            let learned = s.engine.learnedCalibration
+            var next = State(venue: venue, configuration: configuration)
+            if let learned { try? next.engine.restoreLearnedCalibration(learned) }
+            next.retired = s.retired + s.engine.counters
+            next.lastArrival = s.lastArrival
+            s = next
+        }
     }
 
     /// Takes a batch of observations, in time order, under one lock; returns the locations they complete.
@@ -33,7 +57,7 @@ public final class PositioningPipeline: Sendable {
                 let unknownBefore = s.engine.counters.unknownAnchors
                 let start = located.count
                 s.engine.ingest(o, into: &located)
-                complete(&located[start...], lastArrival: s.lastArrival)
+                complete(&located[start...], state: s)
                 if s.engine.counters.unknownAnchors == unknownBefore { s.lastArrival[o.target] = arrival.arrivedAt }
             }
             return located
@@ -45,7 +69,7 @@ public final class PositioningPipeline: Sendable {
     public func advance(to t: Double) -> [Location] {
         state.withLock { s in
             var located = s.engine.advance(to: t)
-            complete(&located[...], lastArrival: s.lastArrival)
+            complete(&located[...], state: s)
             return located
         }
     }
@@ -54,17 +78,17 @@ public final class PositioningPipeline: Sendable {
     public func finish() -> [Location] {
         state.withLock { s in
             var located = s.engine.finish()
-            complete(&located[...], lastArrival: s.lastArrival)
+            complete(&located[...], state: s)
             return located
         }
     }
 
     /// The engine's fixes made whole: placed on the earth by the venue's origin, with the arrival of the newest
     /// report behind each.
-    private func complete(_ fixes: inout ArraySlice<Location>, lastArrival: [String: Double]) {
+    private func complete(_ fixes: inout ArraySlice<Location>, state s: State) {
         for i in fixes.indices {
-            if let origin { fixes[i].place(on: origin) }
-            fixes[i].reportedAt = lastArrival[fixes[i].targetID]
+            if let origin = s.origin { fixes[i].place(on: origin) }
+            fixes[i].reportedAt = s.lastArrival[fixes[i].targetID]
         }
     }
 
@@ -83,5 +107,5 @@ public final class PositioningPipeline: Sendable {
     }
 
     /// The engine's counters.
-    public var counters: PositioningEngine.Counters { state.withLock { $0.engine.counters } }
+    public var counters: PositioningEngine.Counters { state.withLock { $0.retired + $0.engine.counters } }
 }

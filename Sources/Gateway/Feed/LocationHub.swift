@@ -30,17 +30,21 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         var entries: [String: Entry] = [:]
         var status: LocationSourceStatus = .initialising
         var nextEventID: UInt64 = 0
+        var planBearingDegrees: Double
     }
 
-    private let state = LockedValue(State())
+    private let state: LockedValue<State>
     private let broadcast: Broadcast<[FeedMessage]>
     /// The display engine's settings for every target (symbols, ping, staleness, auto-pan factors).
     public let settings: LocationDisplaySettings
     /// Where displays read the time.
     public let clock: any BlueDotClock
     /// Degrees to turn published courses back onto the plan (the venue origin's bearing: locations with
-    /// coordinates carry courses from north).
-    public let planBearingDegrees: Double
+    /// coordinates carry courses from north); a reloaded venue sets it again.
+    public var planBearingDegrees: Double {
+        get { state.withLock { $0.planBearingDegrees } }
+        set { state.withLock { $0.planBearingDegrees = newValue } }
+    }
 
     /// The gateway's defaults: course arrow on movement, ping on every update, grey after 5 s, 1:250 when
     /// following starts.
@@ -56,7 +60,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
     ) {
         self.settings = settings
         self.clock = clock
-        self.planBearingDegrees = planBearingDegrees
+        state = LockedValue(State(planBearingDegrees: planBearingDegrees))
         broadcast = Broadcast(bufferLimit: bufferLimit)
     }
 
@@ -100,7 +104,7 @@ public final class LocationHub: LocationSourceObserver, Sendable {
 
     /// A location onto its target's displays: the event it makes (its fix).
     private func show(_ location: Location, in s: inout State) -> [FeedEvent] {
-        let plan = location.onPlan(bearingDegrees: planBearingDegrees)
+        let plan = location.onPlan(bearingDegrees: s.planBearingDegrees)
         let display = s.entries[location.targetID]?.display ?? makeDisplay(autoPan: .off)
         let navigator = s.entries[location.targetID]?.navigator ?? makeDisplay(autoPan: .navigation)
         if let heading = plan.headingDegrees {

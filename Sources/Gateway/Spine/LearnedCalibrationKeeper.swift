@@ -13,6 +13,7 @@ public final class LearnedCalibrationKeeper: Sendable {
     private let pipeline: PositioningPipeline
     /// The file, nil when nothing is kept (memory).
     public let path: String?
+    /// The venue name the file must carry to be taken up at start.
     private let venueName: String
     private let logger: Logger
     private let metrics: GatewayMetrics
@@ -52,7 +53,12 @@ public final class LearnedCalibrationKeeper: Sendable {
 
     /// What was learned, as the learned-calibration document; nil when self-calibration is off.
     public var document: String? {
-        pipeline.learnedCalibration.map { LearnedCalibrationFile.json($0, venue: venueName) }
+        pipeline.learnedCalibration.map { LearnedCalibrationFile.json($0, venue: pipeline.venue.name) }
+    }
+
+    /// A venue saved while running: the next `record()` shows and writes what the new engine holds.
+    public func venueChanged() {
+        shown.withLock { $0 = -1 }
     }
 
     /// Sets the metrics, and writes the file when learning changed the models since it was last written. Between
@@ -67,7 +73,7 @@ public final class LearnedCalibrationKeeper: Sendable {
         do {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            try (LearnedCalibrationFile.json(learned, venue: venueName) + "\n")
+            try (LearnedCalibrationFile.json(learned, venue: pipeline.venue.name) + "\n")
                 .write(toFile: path, atomically: true, encoding: .utf8)
             saved.withLock { $0 = models }
         } catch {

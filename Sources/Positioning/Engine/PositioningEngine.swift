@@ -28,6 +28,18 @@ public struct PositioningEngine: Sendable {
 
         /// All zero.
         public init() {}
+
+        /// The counts of both (an engine's and those of the engines before it on the same inputs).
+        public static func + (a: Counters, b: Counters) -> Counters {
+            var sum = Counters()
+            sum.unknownAnchors = a.unknownAnchors + b.unknownAnchors
+            sum.late = a.late + b.late
+            sum.outliers = a.outliers + b.outliers
+            sum.invalid = a.invalid + b.invalid
+            sum.fixes = a.fixes + b.fixes
+            sum.anchorLinks = a.anchorLinks + b.anchorLinks
+            return sum
+        }
     }
 
     var context: EngineContext

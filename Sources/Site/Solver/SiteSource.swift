@@ -91,10 +91,23 @@ public final class SiteSource: ObservationSource {
     public let client: MQTTClient
     /// The settings.
     public let settings: Settings
-    private let knownReceivers: Set<String>
-    /// The beacon id each known receiver advertises (`ReceiverBeacon`), to its receiver id.
-    private let receiverBeacons: [String: String]
-    private let measuredPower: [String: Double]
+    /// The venue's receivers, as the solver knows them.
+    private struct Known: Sendable {
+        var receivers: Set<String>
+        /// The beacon id each known receiver advertises (`ReceiverBeacon`), to its receiver id.
+        var beacons: [String: String]
+        var measuredPower: [String: Double]
+
+        init(receivers: Set<String>, measuredPower: [String: Double], site: String) {
+            self.receivers = receivers
+            beacons = Dictionary(
+                receivers.compactMap { id in ReceiverBeacon(site: site, receiver: id).map { ($0.beaconID, id) } },
+                uniquingKeysWith: { a, _ in a })
+            self.measuredPower = measuredPower
+        }
+    }
+
+    private let known: LockedValue<Known>
     private let devices: DeviceIdentifier
     private let farewell: [MQTTMessage]
     private let clock: any BlueDotClock
@@ -115,16 +128,21 @@ public final class SiteSource: ObservationSource {
     ) {
         self.client = client
         self.topics = topics
-        self.knownReceivers = knownReceivers
-        receiverBeacons = Dictionary(
-            knownReceivers.compactMap { id in ReceiverBeacon(site: topics.site, receiver: id).map { ($0.beaconID, id) } },
-            uniquingKeysWith: { a, _ in a })
-        self.measuredPower = measuredPower
+        known = LockedValue(Known(receivers: knownReceivers, measuredPower: measuredPower, site: topics.site))
         self.devices = devices
         self.settings = settings
         self.farewell = farewell
         self.clock = clock
         self.logger = logger
+    }
+
+    /// Takes the receivers of a venue saved while running (`knownReceivers`, `measuredPower` as in `init`) from the
+    /// next message on; receivers already heard are known or not as the new venue says.
+    public func use(knownReceivers: Set<String>, measuredPower: [String: Double]) {
+        known.withLock { $0 = Known(receivers: knownReceivers, measuredPower: measuredPower, site: topics.site) }
+        state.withLock { s in
+            for id in s.receivers.keys { s.receivers[id]?.info.known = knownReceivers.contains(id) }
+        }
     }
 
     /// `mqtt:<broker>/<site>`.
@@ -298,6 +316,7 @@ public final class SiteSource: ObservationSource {
             }
             r.nextSequence = batch.sequence + 1
             s.statistics.batches += 1
+            let receiverBeacons = known.value.beacons
             for var o in batch.sightings {
                 // Another receiver's own advertisement: a link between two known places (ReceiverBeacon).
                 guard let target = receiverBeacons[o.target] ?? devices.target(ofObservation: o.target) else {
@@ -326,7 +345,8 @@ public final class SiteSource: ObservationSource {
         // `rssi` against the device's `rssi@1m`; the engine measures against the node's model in the venue, so the
         // RSSI is moved by their difference: the same distance for the same report, in the venue's model.
         var rssi = report.rssi
-        if let reference = report.referencePowerDBm, let model = measuredPower[report.node] {
+        let receivers = self.known.value
+        if let reference = report.referencePowerDBm, let model = receivers.measuredPower[report.node] {
             rssi += model - reference
         }
         // ESPresense's ids: `irk:…` and aliases map to registry devices, iBeacons to beacons; another node's own
@@ -336,9 +356,9 @@ public final class SiteSource: ObservationSource {
         // everyone's phones) are strangers.
         let target: String
         let canonical = Self.canonicalTarget(report.device)
-        if let node = Self.nodeAdvertisement(report.device), knownReceivers.contains(node) {
+        if let node = Self.nodeAdvertisement(report.device), receivers.receivers.contains(node) {
             target = node
-        } else if let receiver = receiverBeacons[canonical] {
+        } else if let receiver = receivers.beacons[canonical] {
             target = receiver
         } else if let identified = devices.identify(reportedID: canonical).targetID {
             target = identified
@@ -431,7 +451,7 @@ public final class SiteSource: ObservationSource {
     }
 
     private func newReceiver(_ id: String, kind: ReceiverInfo.Kind) -> Receiver {
-        let known = knownReceivers.contains(id)
+        let known = self.known.value.receivers.contains(id)
         if !known {
             logger.warning("a receiver the venue does not know; its sightings are not used",
                            metadata: ["receiver": "\(id)", "kind": "\(kind.rawValue)"])
