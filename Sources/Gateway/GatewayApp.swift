@@ -20,8 +20,10 @@ import Site
 public struct GatewayApp: Sendable {
     /// The configuration in use.
     public let configuration: GatewayConfiguration
-    /// The venue.
-    public let venue: Venue
+    /// The venue in use (`siteFiles` replaces it while running).
+    public var venue: Venue { siteFiles.venue }
+    /// The venue and the device registry in use, and where they are saved.
+    public let siteFiles: SiteFiles
     /// The web feed: current locations and their drawing state.
     public let hub: LocationHub
     /// The metrics.
@@ -31,7 +33,7 @@ public struct GatewayApp: Sendable {
     /// Who each report is: registry devices, known beacons, strangers (counted in the metrics).
     public let devices: DeviceIdentifier
     /// The router (also used by the tests without sockets).
-    public let dependencies: GatewayRouter.Dependencies
+    public private(set) var dependencies: GatewayRouter.Dependencies
     /// Reads the targets earlier runs announced to Home Assistant, when discovery is on.
     private let homeAssistantRoster: HomeAssistantRosterService?
     private let logger: Logger
@@ -45,8 +47,8 @@ public struct GatewayApp: Sendable {
     ) throws {
         self.configuration = configuration
         self.logger = logger
-        let venue = try venue ?? VenueLoader.load(path: configuration.venuePath ?? "")
-        self.venue = venue
+        let start: (venue: Venue, loaded: Bool) = try venue.map { ($0, true) } ?? Self.loadVenue(configuration, logger: logger)
+        let venue = start.venue, venueLoaded = start.loaded
         var settings = LocationHub.defaultSettings
         settings.staleAfterSeconds = configuration.staleAfterSeconds
         hub = LocationHub(settings: settings, clock: clock, planBearingDegrees: venue.origin?.bearingDegrees ?? 0)
@@ -56,6 +58,10 @@ public struct GatewayApp: Sendable {
         if configuration.selfCalibration.enabled { engine.selfCalibration = SelfCalibration.Settings() }
         let devices = try configuration.deviceIdentifier(anchorIDs: venue.anchors.map(\.id), logger: logger)
         self.devices = devices
+        let siteFiles = SiteFiles(
+            venuePath: configuration.venuePath, venue: venue, venueLoaded: venueLoaded,
+            devicesPath: configuration.devicesPath, registry: devices.registry, logger: logger)
+        self.siteFiles = siteFiles
         let recording = try configuration.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
         let first = try inputs ?? (configuration.sources.isEmpty ? [] : SourceFactory.make(
             configuration, venue: venue, devices: devices, recorder: recording, clock: clock, logger: logger))
@@ -70,9 +76,13 @@ public struct GatewayApp: Sendable {
         }
         let presence = PresenceRule(venue: venue, awayAfterSeconds: configuration.awayAfterSeconds,
                                     awayAfterSecondsInside: configuration.awayAfterSecondsInside)
+        let heard = first.isEmpty ? nil : HeardList(mode: configuration.mode, devices: devices, files: siteFiles, clock: clock)
+        var tap: (@Sendable (ObservationBatch) -> Void)?
+        if let heard { tap = { batch in heard.take(batch) } }
         let spine = GatewaySpine.make(
             mode: configuration.mode, inputs: first, venue: venue, engine: engine, clock: clock,
-            restartDelaySeconds: 2, logger: logger, gnss: gnss, beacons: !first.isEmpty, presence: presence)
+            restartDelaySeconds: 2, logger: logger, gnss: gnss, beacons: !first.isEmpty, presence: presence,
+            waitsForAnchors: configuration.editable, tap: tap)
         // The solver role: fixes go back to the site's broker, and the site's counters into the metrics.
         let site = first.lazy.compactMap { $0 as? SiteSource }.first
         let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
@@ -98,7 +108,7 @@ public struct GatewayApp: Sendable {
             let names = devices.registry.names.merging(settings.names) { _, given in given }
             let discovery = HomeAssistantDiscovery(
                 prefix: settings.prefix, topics: site.topics, allow: settings.allow, names: names,
-                roomNames: Dictionary(venue.rooms.map { ($0.id, $0.name ?? $0.id) }, uniquingKeysWith: { a, _ in a }))
+                roomNames: Self.roomNames(venue))
             let publisher = HomeAssistantPublisher(
                 client: site.client, discovery: discovery, clock: clock, awayAfterSeconds: presence.timeoutWhereUnknown,
                 removing: settings.remove)
@@ -109,7 +119,8 @@ public struct GatewayApp: Sendable {
         }
         self.homeAssistantRoster = homeAssistantRoster
         if let recorder { outputs.append(recorder) }
-        let rooms = venue.rooms.isEmpty ? nil : RoomOccupancySource(
+        // An editable venue may get rooms while running.
+        let rooms = venue.rooms.isEmpty && !configuration.editable ? nil : RoomOccupancySource(
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
             spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: outputs,
@@ -136,7 +147,31 @@ public struct GatewayApp: Sendable {
             sourceName: (first.map(\.name) + (gnss.map { ["gpsd:\($0.connection.name)"] } ?? []))
                 .joined(separator: " + "),
             source: spine.source, clock: clock, site: site,
-            rooms: rooms, history: history, names: devices.registry.names, calibration: learned)
+            rooms: rooms, history: history, siteFiles: siteFiles, calibration: learned, editable: configuration.editable,
+            mode: configuration.mode.rawValue, bluezKeys: configuration.bluezKeysPath)
+        dependencies.heard = heard
+        siteFiles.onChange { [weak siteFiles, hub, spine, rooms, site, devices, homeAssistant, learned, configuration] change in
+            guard let siteFiles else { return }
+            switch change {
+            case .venue(let venue):
+                let presence = PresenceRule(venue: venue, awayAfterSeconds: configuration.awayAfterSeconds,
+                                            awayAfterSecondsInside: configuration.awayAfterSecondsInside)
+                spine.beacons?.use(venue: venue, presence: presence)
+                learned?.venueChanged()
+                rooms?.use(rooms: venue.rooms.map(RoomOccupancySource.Room.init))
+                hub.planBearingDegrees = venue.origin?.bearingDegrees ?? 0
+                devices.replace(anchorIDs: venue.anchors.map(\.id))
+                site?.use(knownReceivers: Set(venue.anchors.map(\.id)), measuredPower: SourceFactory.measuredPower(venue))
+            case .registry(let registry):
+                devices.replace(registry: registry, anchorIDs: siteFiles.venue.anchors.map(\.id))
+            }
+            if let homeAssistant {
+                var discovery = homeAssistant.discovery
+                discovery.names = siteFiles.registry.names.merging(configuration.homeAssistant.names) { _, given in given }
+                discovery.roomNames = Self.roomNames(siteFiles.venue)
+                homeAssistant.use(discovery: discovery)
+            }
+        }
         if GatewayResources.root == nil {
             // Positioning and its outputs go on without them; the page and /api/openapi.json cannot.
             logger.error("the gateway's page and API document are missing",
@@ -147,6 +182,23 @@ public struct GatewayApp: Sendable {
                 "Leaflet not found; the page shows how to install it",
                 metadata: ["path": "\(configuration.leafletPath)", "package": "libjs-leaflet"])
         }
+    }
+
+    /// The venue the configuration names, and whether it was read: an editable gateway starts with an empty venue
+    /// when its file does not exist yet (a fresh install), named after the file, and positions once one is saved.
+    static func loadVenue(_ configuration: GatewayConfiguration, logger: Logger) throws -> (Venue, Bool) {
+        let path = configuration.venuePath ?? ""
+        if configuration.editable, !path.isEmpty, !FileManager.default.fileExists(atPath: path) {
+            logger.notice("no venue yet: open the set-up page (/setup) to make one", metadata: ["path": "\(path)"])
+            let name = URL(fileURLWithPath: path).deletingPathExtension().deletingPathExtension().lastPathComponent
+            return (Venue(name: name, anchors: []), false)
+        }
+        return (try VenueLoader.load(path: path), true)
+    }
+
+    /// Room names by room id, as Home Assistant's room sensor shows them.
+    static func roomNames(_ venue: Venue) -> [String: String] {
+        Dictionary(venue.rooms.map { ($0.id, $0.name ?? $0.id) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Where self-calibration keeps what it learned; nil: memory (or off).
@@ -200,7 +252,7 @@ public struct GatewayApp: Sendable {
             logger: logger)
         // Shut down in reverse order: the spine first (closes the feed), then the server drains.
         var group = ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: locationService)]
+            services: [.init(service: app), .init(service: locationService), .init(service: HangupReload(files: siteFiles))]
                 + (homeAssistantRoster.map { [.init(service: $0)] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(5)

@@ -58,6 +58,11 @@ public struct GatewayConfiguration: Sendable, Hashable {
     public var devicesPath: String?
     /// Log each unknown device heard once, for setting up (off: strangers are only counted).
     public var listUnknownDevices = false
+    /// Serve the set-up page's saves (`PUT /api/venue`, `/api/devices`); the venue and registry files may not
+    /// exist yet (a fresh install: the page saves the first ones).
+    public var editable = false
+    /// BlueZ's key folder, which the set-up page imports devices' IRKs from.
+    public var bluezKeysPath = "/var/lib/bluetooth"
     /// Seconds between fixes on each target's grid.
     public var intervalSeconds = 1.0
     /// A fix older than this is drawn as last known (grey), seconds.

@@ -125,6 +125,18 @@ extension GatewaySetting {
             "insecure", .boolean, example: "true", help: "Allow a non-loopback --listen without a token.",
             sets: \.insecure
         ),
+        GatewaySetting(
+            "editable", .boolean, example: "true",
+            help: "Serve the set-up page (/setup) and take the venue and device registry it saves (PUT /api/venue, "
+                + "/api/devices); the files may not exist yet (default false: every save is refused with 403).",
+            sets: \.editable
+        ),
+        GatewaySetting(
+            "bluez-keys", .folder, example: "/var/lib/bluetooth",
+            help: "BlueZ's key folder, which the set-up page imports paired devices' IRKs from "
+                + "(default /var/lib/bluetooth).",
+            sets: \.bluezKeysPath
+        ),
         GatewaySetting("loop", .boolean, example: "true", help: "Replays start over when they end.", sets: \.loop),
         GatewaySetting("speed", .number("factor"), example: "2", help: "Replay speed (1 = real time).", sets: \.speed),
         GatewaySetting(

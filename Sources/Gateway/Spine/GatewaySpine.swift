@@ -16,16 +16,20 @@ public struct GatewaySpine: Sendable {
     public let beacons: BeaconLocationSource?
 
     /// Assembles the spine for `mode` over `inputs`; in tag mode the beacons' producer decides its targets'
-    /// presence by `presence` (self mode has one target, the gateway, which does not leave itself).
+    /// presence by `presence` (self mode has one target, the gateway, which does not leave itself). `tap` sees every
+    /// batch of observations first (the set-up page's list of what is heard); `waitsForAnchors`: run before the
+    /// venue has anchors (an editable gateway's first run).
     public static func make(
         mode: SightingMapper.Mode, inputs: [any ObservationSource], venue: Venue,
         engine: EngineConfiguration, clock: any BlueDotClock, restartDelaySeconds: Double, logger: Logger,
-        gnss: GPSDLocationSource? = nil, beacons hasBeacons: Bool = true, presence: PresenceRule? = nil
+        gnss: GPSDLocationSource? = nil, beacons hasBeacons: Bool = true, presence: PresenceRule? = nil,
+        waitsForAnchors: Bool = false, tap: (@Sendable (ObservationBatch) -> Void)? = nil
     ) -> GatewaySpine {
         let id = mode == .self ? Observation.selfTarget : "beacons"
         let beacons = hasBeacons ? BeaconLocationSource(
             id: id, inputs: inputs, venue: venue, engineConfiguration: engine, clock: clock,
-            restartDelaySeconds: restartDelaySeconds, logger: logger, presence: mode == .self ? nil : presence) : nil
+            restartDelaySeconds: restartDelaySeconds, logger: logger, presence: mode == .self ? nil : presence,
+            waitsForAnchors: waitsForAnchors, tap: tap) : nil
         if mode == .self, let gnss {
             let handover = HandoverLocationSource(
                 beacons: beacons, gnss: gnss, origin: venue.origin.map(GeographicOrigin.init), clock: clock)

@@ -65,6 +65,12 @@ public enum SourceFactory {
         }
     }
 
+    /// Each anchor's model RSSI at 1 m, by id (ESPresense reports are moved onto it).
+    static func measuredPower(_ venue: Venue) -> [String: Double] {
+        Dictionary(venue.anchors.map { ($0.id, $0.model(default: venue.model).measuredPowerDBm) },
+                   uniquingKeysWith: { a, _ in a })
+    }
+
     /// With `advertise`, what the radio advertises beside its scan: this receiver's `ReceiverBeacon`.
     static func receiverAdvertisement(_ configuration: GatewayConfiguration) throws -> ScanConfiguration.Advertisement? {
         guard configuration.site.advertise, let site = configuration.site.site, let receiver = configuration.gatewayID
@@ -101,8 +107,7 @@ public enum SourceFactory {
         settings.espresensePrefix = configuration.site.espresensePrefix
         return SiteSource(
             client: client, topics: topics, knownReceivers: Set(venue.anchors.map(\.id)),
-            measuredPower: Dictionary(venue.anchors.map { ($0.id, $0.model(default: venue.model).measuredPowerDBm) },
-                                      uniquingKeysWith: { a, _ in a }),
+            measuredPower: measuredPower(venue),
             devices: devices, settings: settings, farewell: [offline], clock: clock, logger: logger)
     }
 }

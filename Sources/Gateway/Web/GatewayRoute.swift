@@ -6,7 +6,12 @@ import Hummingbird
 /// served beside it by Hummingbird's `FileMiddleware` (`StaticFiles`).
 package enum GatewayRoute: String, CaseIterable, Sendable {
     case venue = "/api/venue"
+    case venueFile = "/api/venue/file"
     case plan = "/api/venue/plan/{floor}"
+    case setup = "/api/setup"
+    case heard = "/api/heard"
+    case devices = "/api/devices"
+    case bluezDevices = "/api/devices/bluez"
     case display = "/api/display"
     case locations = "/api/locations"
     case feed = "/api/feed"
@@ -24,8 +29,12 @@ package enum GatewayRoute: String, CaseIterable, Sendable {
     /// The path as the OpenAPI document writes it (`{floor}` for a path parameter).
     package var template: String { rawValue }
 
-    /// The methods the route takes: GET, and HEAD, which the router answers from GET without the body.
-    package var methods: [HTTPRequest.Method] { [.get, .head] }
+    /// The methods the route takes: GET, and HEAD, which the router answers from GET without the body; PUT where
+    /// the set-up page saves (`SetupRoutes`: refused with 403 unless the gateway is editable).
+    package var methods: [HTTPRequest.Method] { takesPut ? [.get, .head, .put] : [.get, .head] }
+
+    /// Whether the route takes PUT: the venue, a floor's plan image and the device registry.
+    package var takesPut: Bool { self == .venue || self == .plan || self == .devices }
 
     /// The methods as an `Allow` header lists them (RFC 9110 §10.2.1).
     package var allowHeader: String { methods.map(\.rawValue).joined(separator: ", ") }

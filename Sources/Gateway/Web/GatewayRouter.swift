@@ -6,6 +6,7 @@ import Hummingbird
 import JSON
 import LocationBus
 import LocationDisplay
+import Logging
 import NIOCore
 import Positioning
 import Site
@@ -21,8 +22,16 @@ public enum GatewayRouter {
         public var hub: LocationHub
         /// The metrics.
         public var metrics: GatewayMetrics
-        /// The venue.
-        public var venue: Venue
+        /// The venue and the registry in use, replaced while running (`SiteFiles`).
+        public var siteFiles: SiteFiles
+        /// Whether the set-up page may save (`editable`); without it every PUT is 403.
+        public var editable: Bool
+        /// What the gateway hears now (`/api/heard`), when it has inputs to hear.
+        var heard: HeardList?
+        /// BlueZ's key folder, for `/api/devices/bluez`.
+        public var bluezKeys: String
+        /// Self or tag mode, for the set-up page.
+        public var mode: String
         /// The page and Leaflet.
         public var files: StaticFiles
         /// Bearer token for /api and /metrics (nil: open).
@@ -39,27 +48,32 @@ public enum GatewayRouter {
         public var rooms: RoomOccupancySource?
         /// The location history (`/api/history...`), when it is on.
         public var history: HistoryStore?
-        /// Display names by target id (the device registry's, `DeviceRegistry.names`): `/api/locations` and the
-        /// page's labels.
-        public var names: [String: String]
+        /// Display names by target id (the device registry's in use, `DeviceRegistry.names`): `/api/locations` and
+        /// the page's labels.
+        public var names: [String: String] { siteFiles.registry.names }
         /// What self-calibration learned (`/api/calibration`), when it is on.
         public var calibration: LearnedCalibrationKeeper?
 
-        /// Bundles the dependencies.
+        /// Bundles the dependencies; without `siteFiles`, `venue` is the venue, fixed, with no registry.
         public init(
             hub: LocationHub, metrics: GatewayMetrics, venue: Venue, files: StaticFiles, token: String?,
             sourceName: String, source: LocationSource, clock: any BlueDotClock, site: SiteSource? = nil,
-            rooms: RoomOccupancySource? = nil, history: HistoryStore? = nil, names: [String: String] = [:],
-            calibration: LearnedCalibrationKeeper? = nil
+            rooms: RoomOccupancySource? = nil, history: HistoryStore? = nil, siteFiles: SiteFiles? = nil,
+            calibration: LearnedCalibrationKeeper? = nil, editable: Bool = false, mode: String = "self",
+            bluezKeys: String = "/var/lib/bluetooth"
         ) {
-            self.names = names
+            self.siteFiles = siteFiles ?? SiteFiles(
+                venuePath: nil, venue: venue, venueLoaded: true, devicesPath: nil, registry: .empty,
+                logger: Logger(label: "bluedot.gateway"))
+            self.editable = editable
+            self.mode = mode
+            self.bluezKeys = bluezKeys
             self.calibration = calibration
             self.site = site
             self.rooms = rooms
             self.history = history
             self.hub = hub
             self.metrics = metrics
-            self.venue = venue
             self.files = files
             self.token = token
             self.sourceName = sourceName
@@ -84,6 +98,7 @@ public enum GatewayRouter {
             let get = handler(route, d)
             router.get(route.routerPath, use: get)
             router.head(route.routerPath, use: headers(of: get))
+            if route.takesPut { router.put(route.routerPath, use: SetupRoutes.put(route, d)) }
         }
         return router
     }
@@ -103,13 +118,22 @@ public enum GatewayRouter {
     static func handler(_ route: GatewayRoute, _ d: Dependencies) -> Handler {
         switch route {
         case .venue:
-            let venueJSON = VenueDocument(d.venue).json()
-            return { _, _ in json(venueJSON) }
+            // Made again only when the venue changed.
+            let cached = LockedValue<(revision: Int, json: String)?>(nil)
+            return { _, _ in
+                let revision = d.siteFiles.revision
+                if let hit = cached.value, hit.revision == revision { return json(hit.json) }
+                let text = VenueDocument(d.siteFiles.venue).json()
+                cached.withLock { $0 = (revision, text) }
+                return json(text)
+            }
+        case .venueFile, .setup, .heard, .devices, .bluezDevices:
+            return SetupRoutes.get(route, d)
         case .plan:
             return { _, context in
                 guard let text = context.parameters.get("floor"), let level = Int(text), LocationQuery.floors.contains(level)
                 else { return problem(.badRequest, "floor must be an integer, -999 ... 999") }
-                guard let image = d.venue.floors.first(where: { $0.floor == level })?.planImage,
+                guard let image = d.siteFiles.venue.floors.first(where: { $0.floor == level })?.planImage,
                     let data = WholeFile.contents(image, limit: 32 << 20)
                 else { return problem(.notFound, "no plan for floor \(level)") }
                 let type = image.split(separator: ".").last.flatMap { MediaType.getMediaType(forExtension: String($0)) }
@@ -119,24 +143,25 @@ public enum GatewayRouter {
             }
         case .display:
             let settings = d.hub.settings
-            let displayJSON =
-                "{\"wanderExtentFactor\":\(settings.wanderExtentFactor),"
-                + "\"navigationPointHeightFactor\":\(settings.navigationPointHeightFactor),"
-                + "\"initialZoomScale\":\(settings.initialZoomScale.map { "\($0)" } ?? "null"),"
-                + "\"staleAfterSeconds\":\(settings.staleAfterSeconds),"
-                + "\"targetNames\":{" + d.names.sorted { $0.key < $1.key }
-                    .map { "\(JSONText.quoted($0.key)):\(JSONText.quoted($0.value))" }.joined(separator: ",") + "}}"
-            return { _, _ in json(displayJSON) }
+            return { _, _ in
+                json("{\"wanderExtentFactor\":\(settings.wanderExtentFactor),"
+                    + "\"navigationPointHeightFactor\":\(settings.navigationPointHeightFactor),"
+                    + "\"initialZoomScale\":\(settings.initialZoomScale.map { "\($0)" } ?? "null"),"
+                    + "\"staleAfterSeconds\":\(settings.staleAfterSeconds),"
+                    + "\"targetNames\":{" + d.names.sorted { $0.key < $1.key }
+                        .map { "\(JSONText.quoted($0.key)):\(JSONText.quoted($0.value))" }.joined(separator: ",") + "}}")
+            }
         case .locations:
             return { request, _ in
                 switch LocationQuery.parse(request.uri.queryParameters) {
                 case .failure(let error): return problem(.badRequest, error.description)
                 case .success(let query):
                     let fixes = d.hub.current.filter(query.matches)
+                    let names = d.names
                     return json("[" + fixes.map { fix in
                         let line = LocationWriter.line(fix)
                         // The registry's name beside the id: the line's object with one more member.
-                        guard let name = d.names[fix.targetID], line.hasSuffix("}") else { return line }
+                        guard let name = names[fix.targetID], line.hasSuffix("}") else { return line }
                         return line.dropLast() + ",\"name\":\(JSONText.quoted(name))}"
                     }.joined(separator: ",") + "]")
                 }
@@ -167,7 +192,7 @@ public enum GatewayRouter {
                 return json(document)
             }
         case .history, .historyGPX, .historyRooms, .historyTargets:
-            return HistoryRoutes.handler(route, store: d.history, hasOrigin: d.venue.origin != nil)
+            return HistoryRoutes.handler(route, store: d.history) { d.siteFiles.venue.origin != nil }
         case .openAPI:
             let document = WholeFile.contents(GatewayResources.openAPIDocument, limit: 32 << 20)
             return { _, _ in

@@ -23,8 +23,10 @@ enum HistoryRoutes {
         case answer(Response)
     }
 
-    /// The handler of one of the history's routes, reading `store` (nil: the history is off).
-    static func handler(_ route: GatewayRoute, store: HistoryStore?, hasOrigin: Bool) -> GatewayRouter.Handler {
+    /// The handler of one of the history's routes, reading `store` (nil: the history is off); `hasOrigin` says
+    /// whether the venue in use has a geographic origin (GPX needs one).
+    static func handler(_ route: GatewayRoute, store: HistoryStore?,
+                        hasOrigin: @escaping @Sendable () -> Bool) -> GatewayRouter.Handler {
         @Sendable func parsed(_ request: Request, defaultLimit: Int = 1000, maximumLimit: Int = 10_000,
                               newestFirst: Bool = true) -> Parsed {
             guard let store else { return .answer(GatewayRouter.problem(.notFound, "the history is off (history = off)")) }
@@ -59,7 +61,7 @@ enum HistoryRoutes {
                 switch parsed(request, defaultLimit: 10_000, maximumLimit: 100_000, newestFirst: false) {
                 case .answer(let response): return response
                 case .query(let store, let query):
-                    guard hasOrigin else {
+                    guard hasOrigin() else {
                         return GatewayRouter.problem(.conflict, "GPX is WGS84 and the venue has no geographic origin")
                     }
                     do {

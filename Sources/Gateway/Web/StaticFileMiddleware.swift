@@ -7,7 +7,7 @@ import Hummingbird
 /// - another method than GET or HEAD on a file is 405 with `Allow: GET, HEAD` (`FileMiddleware` hands it to the
 ///   router, which has no route there: 404);
 /// - without Leaflet, `/` is an error page saying what to install (503);
-/// - `/favicon.ico` is a redirect to the page's `favicon.svg`;
+/// - `/favicon.ico` is a redirect to the page's `favicon.svg`, `/setup` to the set-up page's `setup.html`;
 /// - every file is `Cache-Control: no-cache` (`FileMiddleware` sets it by media type, so never for a file whose
 ///   type it does not know), `X-Content-Type-Options: nosniff` and, without a known type, `application/octet-stream`.
 struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -35,6 +35,7 @@ struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
                 body: .init(byteBuffer: ByteBuffer(string: Self.missingLeafletPage)))
         }
         if path == "/favicon.ico" { return .redirect(to: "/favicon.svg", type: .found) }
+        if path == "/setup" { return .redirect(to: "/setup.html", type: .found) }
         var response = try await next(request, context)
         response.headers[.cacheControl] = "no-cache"
         response.headers[.xContentTypeOptions] = "nosniff"

@@ -1,0 +1,778 @@
+// BlueDot set-up page: edits the venue file (floors and their plans, the geographic origin, anchors, rooms) and the
+// device registry through the gateway's set-up routes, then saves them back. The venue object is edited in place,
+// so members this page does not know (model, notes, an anchor's measuredPower) are saved as they came. The map is
+// metric like the map page's (L.CRS.Simple: 1 unit = 1 m, lat = y, lng = x).
+(function () {
+  'use strict';
+
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const token = hash.get('token');
+  const EMPTY_VENUE = { name: 'My venue', anchors: [], floors: [{ floor: 0, name: 'Ground floor', elevation: 0 }] };
+  const SNAP_METRES = 0.4, SNAP_PIXELS = 10;
+  const HEARD_EVERY_MS = 2000;
+  const METRES_PER_PIXEL = 0.01;  // a new plan's scale until the user scales it
+  const el = (id) => document.getElementById(id);
+  const round = (value, digits = 2) => Number(value.toFixed(digits));
+  const toLatLng = ([x, y]) => L.latLng(y, x);
+  const copy = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+
+  const state = {
+    ready: false, editable: false, venue: null, registry: { devices: [] }, floor: 0,
+    mode: null,        // null, 'scale', 'align', 'place', 'room' or 'room-name'
+    pending: [],       // the points clicked for the mode: [x, y] in venue metres
+    selected: null,    // the anchor id to place with the next click on the plan
+    heard: [], strangers: 0,
+    plans: new Map(),  // floor -> { image (its file name), url (a blob URL), width, height } as shown
+    clicks: 0,
+  };
+  let map, planOverlay = null;
+  const anchorLayer = L.layerGroup(), roomLayer = L.layerGroup(), draftLayer = L.layerGroup();
+
+  // ---- clicks: every press of the mouse and every Enter that commits a field, for "how many clicks to set up" ----
+  document.addEventListener('mousedown', (event) => { if (event.isTrusted && event.button === 0) state.clicks += 1; }, true);
+  document.addEventListener('keydown', (event) => { if (event.isTrusted && event.key === 'Enter') state.clicks += 1; }, true);
+
+  // ---- HTTP ----
+  async function api(method, path, body, type) {
+    const headers = token ? { Authorization: 'Bearer ' + token } : {};
+    const init = { method, headers };
+    if (body !== undefined) {
+      headers['Content-Type'] = type || 'application/json';
+      init.body = type ? body : JSON.stringify(body, null, 1);
+    }
+    const response = await fetch(path, init);
+    const text = await response.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch (_) { data = { error: text }; }
+    return { status: response.status, ok: response.ok, data: data || {} };
+  }
+
+  function setStatus(text) { el('status').textContent = text; }
+
+  // ---- errors: the JSON path in a message (anchors[3].x) names the field it is shown beside ----
+  function clearErrors() {
+    for (const field of document.querySelectorAll('.bd-field-error')) field.classList.remove('bd-field-error');
+    for (const message of document.querySelectorAll('#panel .bd-error-message')) message.remove();
+    el('setup-error').hidden = true;
+  }
+
+  function showTopError(text) {
+    el('setup-error').textContent = text;
+    el('setup-error').hidden = false;
+  }
+
+  function showFieldError(field, text) {
+    field.classList.add('bd-field-error');
+    const message = document.createElement('span');
+    message.className = 'bd-error-message';
+    message.textContent = text;
+    if (field.tagName === 'TR') field.lastElementChild.appendChild(message);
+    else field.insertAdjacentElement('afterend', message);
+  }
+
+  function fieldFor(path) {
+    let m;
+    if (path === 'name') return el('venue-name');
+    if ((m = /^origin(?:\.(lat|lon|bearing))?$/.exec(path))) return el('origin-' + (m[1] || 'lat'));
+    if ((m = /^(anchors|rooms|devices)\[(\d+)\](?:\.(\w+))?/.exec(path))) {
+      const prefix = { anchors: 'anchor', rooms: 'room', devices: 'device' }[m[1]];
+      return (m[3] && el(`${prefix}-${m[2]}-${m[3]}`)) || el(`${prefix}-row-${m[2]}`);
+    }
+    if ((m = /^floors\[(\d+)\](?:\.(\w+))?/.exec(path)) && state.venue.floors[Number(m[1])]) {
+      selectFloor(state.venue.floors[Number(m[1])].floor);
+      if (m[2] === 'plan') return el('plan-file');
+      return (m[2] && el('floor-' + m[2])) || el('floor-select');
+    }
+    return null;
+  }
+
+  // Shows a server's error message beside the field its path names (the first part of the message that names a
+  // field on the page), or at the top of the page.
+  function showError(message) {
+    const text = String(message || 'unknown error');
+    const parts = text.split(/:\s+/);
+    for (let i = 0; i < parts.length; i++) {
+      const field = /^[A-Za-z]\w*(\[\d+\])?(\.[A-Za-z]\w*(\[\d+\])?)*/.test(parts[i]) && fieldFor(parts[i].trim());
+      if (field) { showFieldError(field, parts.slice(i).join(': ')); return; }
+    }
+    showTopError(text);
+  }
+
+  // ---- the map: plan image, anchors, rooms and what is being drawn ----
+  function floorEntry() { return state.venue.floors.find((f) => f.floor === state.floor); }
+  const onFloor = (item) => (item.floor === undefined ? 0 : item.floor) === state.floor;
+
+  function drawPlan() {
+    if (planOverlay) planOverlay.remove();
+    planOverlay = null;
+    const f = floorEntry(), shown = state.plans.get(state.floor);
+    el('plan-size').textContent = f && f.plan && f.plan.bounds
+      ? `${round(f.plan.bounds[1][0] - f.plan.bounds[0][0])} × ${round(f.plan.bounds[1][1] - f.plan.bounds[0][1])} m` : '';
+    if (!f || !f.plan || !f.plan.bounds || !shown) return;
+    const [low, high] = f.plan.bounds;
+    planOverlay = L.imageOverlay(shown.url, L.latLngBounds(toLatLng(low), toLatLng(high))).addTo(map);
+    planOverlay.bringToBack();
+  }
+
+  function drawAnchors() {
+    anchorLayer.clearLayers();
+    state.venue.anchors.forEach((anchor, index) => {
+      if (!onFloor(anchor) || !Number.isFinite(anchor.x) || !Number.isFinite(anchor.y)) return;
+      const icon = L.divIcon({ className: 'bd-setup-anchor', iconSize: [12, 12] });
+      const marker = L.marker(toLatLng([anchor.x, anchor.y]), { icon, draggable: true, keyboard: false });
+      const tip = document.createElement('span');
+      tip.textContent = String(anchor.id);
+      marker.bindTooltip(tip, { direction: 'top', offset: [0, -6] });
+      marker.on('dragend', () => {
+        const at = marker.getLatLng();
+        anchor.x = round(at.lng);
+        anchor.y = round(at.lat);
+        renderAnchors();
+      });
+      marker.addTo(anchorLayer);
+      marker.getElement().dataset.anchor = String(index);
+    });
+  }
+
+  function drawRooms() {
+    roomLayer.clearLayers();
+    for (const room of state.venue.rooms || []) {
+      if (!onFloor(room) || !Array.isArray(room.polygon)) continue;
+      const className = room.exit ? 'bd-room bd-room-exit' : 'bd-room';
+      const polygon = L.polygon(room.polygon.map(toLatLng), { className, weight: 1, interactive: false });
+      const label = document.createElement('span');
+      label.textContent = (room.name || room.id) + (room.exit ? ' (exit)' : '');
+      polygon.bindTooltip(label, { permanent: true, direction: 'center', className: 'bd-room-label' });
+      polygon.addTo(roomLayer);
+    }
+  }
+
+  function drawDraft() {
+    draftLayer.clearLayers();
+    const points = state.pending.map(toLatLng);
+    for (const point of points) L.circleMarker(point, { radius: 4, className: 'bd-draft', interactive: false }).addTo(draftLayer);
+    if (points.length > 1) L.polyline(points, { className: 'bd-draft', interactive: false }).addTo(draftLayer);
+  }
+
+  function redraw() {
+    drawPlan();
+    drawRooms();
+    drawAnchors();
+    drawDraft();
+  }
+
+  // Everything on the floor: its plan, anchors and rooms; a 20 m x 15 m box when there is nothing yet.
+  function fitFloor() {
+    const points = [];
+    const f = floorEntry();
+    if (f && f.plan && f.plan.bounds) points.push(...f.plan.bounds);
+    for (const a of state.venue.anchors.filter(onFloor)) if (Number.isFinite(a.x) && Number.isFinite(a.y)) points.push([a.x, a.y]);
+    for (const r of (state.venue.rooms || []).filter(onFloor)) points.push(...(r.polygon || []));
+    if (!points.length) points.push([0, 0], [20, 15]);
+    map.fitBounds(L.latLngBounds(points.map(toLatLng)), { padding: [20, 20] });
+  }
+
+  // ---- modes: what the next click on the plan does ----
+  const HINTS = {
+    scale: ['Click the first of two points a known distance apart', 'Click the second point'],
+    align: ['Click a point whose venue coordinates you know'],
+    room: ['Click the room\'s corners; click the first one again or press Finish'],
+  };
+
+  function setMode(mode) {
+    state.mode = mode;
+    state.pending = [];
+    if (mode !== 'place') state.selected = null;
+    el('scale-form').hidden = true;
+    el('align-form').hidden = true;
+    el('room-form').hidden = mode !== 'room-name';
+    showHint();
+    drawDraft();
+    renderHeard();
+  }
+
+  function showHint() {
+    let text = '';
+    if (state.mode === 'place') text = `Click the plan where ${state.selected} is`;
+    else if (HINTS[state.mode]) text = HINTS[state.mode][Math.min(state.pending.length, HINTS[state.mode].length - 1)];
+    el('hint-text').textContent = text;
+    el('hint').hidden = !text;
+    el('room-finish').disabled = !(state.mode === 'room' && state.pending.length >= 3);
+  }
+
+  function onMapClick(event) {
+    const at = [round(event.latlng.lng, 3), round(event.latlng.lat, 3)];
+    if (state.mode === 'scale' && state.pending.length < 2) {
+      state.pending.push(at);
+      if (state.pending.length === 2) {
+        el('scale-form').hidden = false;
+        el('hint').hidden = true;
+        el('scale-distance').focus();
+      } else {
+        showHint();
+      }
+    } else if (state.mode === 'align' && state.pending.length < 1) {
+      state.pending.push(at);
+      el('align-x').value = round(at[0]);
+      el('align-y').value = round(at[1]);
+      el('align-form').hidden = false;
+      el('hint').hidden = true;
+      el('align-x').focus();
+    } else if (state.mode === 'place') {
+      placeAnchor(state.selected, [round(at[0]), round(at[1])]);
+      return;
+    } else if (state.mode === 'room') {
+      addCorner(event.latlng);
+      return;
+    }
+    drawDraft();
+  }
+
+  // ---- floors and plans ----
+  function renderFloors() {
+    const select = el('floor-select');
+    select.textContent = '';
+    for (const f of state.venue.floors) {
+      const option = document.createElement('option');
+      option.value = String(f.floor);
+      option.textContent = f.name || 'Floor ' + f.floor;
+      select.appendChild(option);
+    }
+    select.value = String(state.floor);
+    const f = floorEntry();
+    el('floor-name').value = f && f.name !== undefined ? f.name : '';
+    el('floor-elevation').value = f && f.elevation !== undefined ? f.elevation : '';
+    el('plan-scale').disabled = el('plan-align').disabled = !(f && f.plan && state.plans.has(state.floor));
+  }
+
+  function selectFloor(floor) {
+    if (state.floor === floor) return;
+    state.floor = floor;
+    setMode(null);
+    renderFloors();
+    redraw();
+    fitFloor();
+  }
+
+  function addFloor() {
+    const floors = state.venue.floors;
+    const last = floors[floors.length - 1];
+    const floor = last ? Math.max(...floors.map((f) => f.floor)) + 1 : 0;
+    floors.push({ floor, name: 'Floor ' + floor, elevation: last ? (Number(last.elevation) || 0) + 3 : 0 });
+    selectFloor(floor);
+  }
+
+  // The picture's size in pixels, decoded by the browser.
+  function imageSize(url) {
+    return new Promise((resolve, reject) => {
+      const image = new Image();
+      image.onload = () => resolve({ width: image.naturalWidth, height: image.naturalHeight });
+      image.onerror = () => reject(new Error('cannot read the picture'));
+      image.src = url;
+    });
+  }
+
+  // Uploads a plan picture and shows it at once from the file. A new plan spans 1 cm per pixel from the old plan's
+  // first corner (or 0, 0) until it is scaled.
+  async function uploadPlan(file) {
+    clearErrors();
+    if (!file) return;
+    if (file.type !== 'image/png' && file.type !== 'image/jpeg') { showFieldError(el('plan-file'), 'a PNG or JPEG picture, please'); return; }
+    const url = URL.createObjectURL(file);
+    let size;
+    try { size = await imageSize(url); } catch (error) { showFieldError(el('plan-file'), error.message); return; }
+    setStatus('uploading the plan…');
+    const floor = state.floor;
+    const response = await api('PUT', '/api/venue/plan/' + floor, file, file.type);
+    if (!response.ok) { setStatus(''); showFieldError(el('plan-file'), response.data.error || 'upload failed: ' + response.status); return; }
+    const f = state.venue.floors.find((entry) => entry.floor === floor);
+    const low = f.plan && f.plan.bounds ? f.plan.bounds[0] : [0, 0];
+    f.plan = Object.assign(f.plan || {}, { image: response.data.image, bounds: [low,
+      [round(low[0] + size.width * METRES_PER_PIXEL, 3), round(low[1] + size.height * METRES_PER_PIXEL, 3)]] });
+    const old = state.plans.get(floor);
+    if (old) URL.revokeObjectURL(old.url);
+    state.plans.set(floor, { image: response.data.image, url, width: size.width, height: size.height });
+    setStatus('plan uploaded: scale it, then save the venue');
+    renderFloors();
+    drawPlan();
+    fitFloor();
+  }
+
+  // Scales the plan so that the two clicked points are the typed distance apart: metres per image pixel from the
+  // points' distance in pixels; the plan keeps its aspect ratio and its first corner.
+  function applyScale() {
+    clearErrors();
+    const distance = Number(el('scale-distance').value);
+    if (!(distance > 0)) { showFieldError(el('scale-distance'), 'a distance in metres, above 0'); return; }
+    const f = floorEntry(), shown = state.plans.get(state.floor);
+    const [[x0, y0], [x1, y1]] = f.plan.bounds;
+    const toPixels = ([x, y]) => [(x - x0) / (x1 - x0) * shown.width, (y - y0) / (y1 - y0) * shown.height];
+    const [a, b] = state.pending.map(toPixels);
+    const pixels = Math.hypot(a[0] - b[0], a[1] - b[1]);
+    if (pixels < 1) { showFieldError(el('scale-distance'), 'the two points are the same: click two points apart'); return; }
+    const metresPerPixel = distance / pixels;
+    f.plan.bounds = [[x0, y0], [round(x0 + shown.width * metresPerPixel, 3), round(y0 + shown.height * metresPerPixel, 3)]];
+    setMode(null);
+    setStatus(`plan scaled to ${round(shown.width * metresPerPixel)} m wide`);
+    drawPlan();
+    fitFloor();
+  }
+
+  // Shifts the plan so that the clicked point has the typed venue coordinates.
+  function applyAlign() {
+    clearErrors();
+    const x = Number(el('align-x').value), y = Number(el('align-y').value);
+    if (el('align-x').value.trim() === '' || !Number.isFinite(x)) { showFieldError(el('align-x'), 'a number of metres'); return; }
+    if (el('align-y').value.trim() === '' || !Number.isFinite(y)) { showFieldError(el('align-y'), 'a number of metres'); return; }
+    const f = floorEntry(), [at] = state.pending;
+    const dx = x - at[0], dy = y - at[1];
+    f.plan.bounds = f.plan.bounds.map(([px, py]) => [round(px + dx, 3), round(py + dy, 3)]);
+    setMode(null);
+    setStatus('plan aligned');
+    drawPlan();
+    fitFloor();
+  }
+
+  // ---- geographic origin: typed, checked against its ranges, set when all three are good ----
+  const ORIGIN_RANGES = { lat: [-90, 90, '-90 … 90'], lon: [-180, 180, '-180 … 180'], bearing: [0, 360, '0 … 360'] };
+
+  function renderOrigin() {
+    for (const key of Object.keys(ORIGIN_RANGES)) {
+      el('origin-' + key).value = state.venue.origin && state.venue.origin[key] !== undefined ? state.venue.origin[key] : '';
+    }
+  }
+
+  function editOrigin() {
+    clearErrors();
+    const values = {};
+    const texts = Object.keys(ORIGIN_RANGES).map((key) => el('origin-' + key).value.trim());
+    if (texts.every((text) => text === '')) { delete state.venue.origin; return; }
+    let good = true;
+    for (const [key, [low, high, range]] of Object.entries(ORIGIN_RANGES)) {
+      const text = el('origin-' + key).value.trim(), value = Number(text);
+      if (text === '' || !Number.isFinite(value) || value < low || value > high) {
+        showFieldError(el('origin-' + key), `${key}: a number in ${range}`);
+        good = false;
+      }
+      values[key] = value;
+    }
+    if (good) state.venue.origin = Object.assign(state.venue.origin || {}, values);
+  }
+
+  // ---- anchors: heard now (polled), placed by a click, listed for editing ----
+  const heardItems = new Map();  // id -> its list item, kept across polls so that a pick is not lost
+
+  async function pollHeard() {
+    try {
+      const response = await api('GET', '/api/heard');
+      if (response.ok) {
+        state.heard = (response.data.heard || []).slice().sort((a, b) => b.rssi - a.rssi);
+        state.strangers = response.data.strangers || 0;
+        renderHeard();
+      }
+    } catch (_) { /* the next poll tries again */ }
+    setTimeout(pollHeard, HEARD_EVERY_MS);
+  }
+
+  function renderHeard() {
+    const list = el('heard');
+    const placed = new Set(state.venue.anchors.map((a) => a.id));
+    const shown = new Set();
+    for (const entry of state.heard) {
+      shown.add(entry.id);
+      let item = heardItems.get(entry.id);
+      if (!item) {
+        item = document.createElement('li');
+        item.className = 'bd-heard';
+        item.dataset.id = entry.id;
+        item.addEventListener('click', () => pickAnchor(item.dataset.id));
+        heardItems.set(entry.id, item);
+      }
+      item.textContent = '';
+      const add = (tag, className, text) => {
+        const part = document.createElement(tag);
+        part.className = className;
+        part.textContent = text;
+        item.appendChild(part);
+      };
+      add('span', 'bd-rssi', `${Math.round(entry.rssi)} dBm`);
+      if (entry.name) add('b', 'bd-name', entry.name);
+      add('code', 'bd-id', entry.id);
+      add('span', 'bd-kind', entry.kind);
+      if (placed.has(entry.id)) add('span', 'bd-placed', 'placed');
+      item.classList.toggle('bd-selected', state.mode === 'place' && state.selected === entry.id);
+      list.appendChild(item);  // in the order heard: an item already in the list moves
+    }
+    for (const [id, item] of heardItems) {
+      if (!shown.has(id)) { item.remove(); heardItems.delete(id); }
+    }
+    el('heard-strangers').textContent = state.heard.length === 0 && !state.strangers ? 'nothing heard yet'
+      : state.strangers ? `and ${state.strangers} others not enrolled` : '';
+  }
+
+  function pickAnchor(id) {
+    if (state.mode === 'place' && state.selected === id) { setMode(null); return; }
+    state.selected = id;
+    setMode('place');
+  }
+
+  // Puts the anchor at a point of the current floor: a new one at the typed height, or an existing one moved.
+  function placeAnchor(id, [x, y]) {
+    let anchor = state.venue.anchors.find((a) => a.id === id);
+    if (anchor) {
+      Object.assign(anchor, { x, y, floor: state.floor });
+    } else {
+      const z = Number(el('anchor-z').value);
+      anchor = { id, x, y, z: el('anchor-z').value.trim() !== '' && Number.isFinite(z) ? z : 2.0, floor: state.floor };
+      state.venue.anchors.push(anchor);
+    }
+    setMode(null);
+    setStatus(`placed ${id}: save the venue to use it`);
+    renderAnchors();
+  }
+
+  // A field's text as the venue keeps it: a number when it reads as one, else the text (the server then names it).
+  const fieldValue = (text) => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+
+  function input(id, value, onChange, size) {
+    const field = document.createElement('input');
+    field.type = 'text';
+    field.id = id;
+    field.value = value === undefined || value === null ? '' : String(value);
+    if (size) field.size = size;
+    field.addEventListener('change', () => onChange(field.value, field));
+    return field;
+  }
+
+  function button(id, text, onClick) {
+    const b = document.createElement('button');
+    b.id = id;
+    b.textContent = text;
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
+  function row(id, cells) {
+    const tr = document.createElement('tr');
+    tr.id = id;
+    for (const cell of cells) {
+      const td = document.createElement('td');
+      if (cell instanceof Node) td.appendChild(cell); else td.textContent = cell;
+      tr.appendChild(td);
+    }
+    return tr;
+  }
+
+  function renderAnchors() {
+    const body = el('anchors-table').tBodies[0];
+    body.textContent = '';
+    state.venue.anchors.forEach((anchor, i) => {
+      const set = (key) => (text) => { anchor[key] = key === 'id' ? text.trim() : fieldValue(text); drawAnchors(); renderHeard(); };
+      body.appendChild(row('anchor-row-' + i, [
+        input(`anchor-${i}-id`, anchor.id, set('id'), 16),
+        input(`anchor-${i}-floor`, anchor.floor, set('floor'), 2),
+        input(`anchor-${i}-x`, anchor.x, set('x'), 5),
+        input(`anchor-${i}-y`, anchor.y, set('y'), 5),
+        input(`anchor-${i}-z`, anchor.z, set('z'), 4),
+        button(`anchor-${i}-remove`, 'Remove', () => { state.venue.anchors.splice(i, 1); renderAnchors(); }),
+      ]));
+    });
+    drawAnchors();
+    renderHeard();
+  }
+
+  // ---- rooms: corners clicked on the plan, snapped to the corners already there ----
+  function snapTargets() {
+    const points = [];
+    for (const room of (state.venue.rooms || []).filter(onFloor)) points.push(...(room.polygon || []));
+    const f = floorEntry();
+    if (f && f.plan && f.plan.bounds) {
+      const [[x0, y0], [x1, y1]] = f.plan.bounds;
+      points.push([x0, y0], [x1, y0], [x1, y1], [x0, y1]);
+    }
+    if (state.pending.length) points.push(state.pending[0]);
+    return points;
+  }
+
+  // The corner nearest the click within 0.4 m or 10 px, or the click itself.
+  function snap(latlng) {
+    const clicked = map.latLngToContainerPoint(latlng);
+    let best = null, bestMetres = Infinity;
+    for (const point of snapTargets()) {
+      const metres = Math.hypot(point[0] - latlng.lng, point[1] - latlng.lat);
+      const pixels = clicked.distanceTo(map.latLngToContainerPoint(toLatLng(point)));
+      if ((metres <= SNAP_METRES || pixels <= SNAP_PIXELS) && metres < bestMetres) { best = point; bestMetres = metres; }
+    }
+    return best ? [best[0], best[1]] : [round(latlng.lng), round(latlng.lat)];
+  }
+
+  function addCorner(latlng) {
+    const point = snap(latlng);
+    const first = state.pending[0];
+    if (state.pending.length >= 3 && point[0] === first[0] && point[1] === first[1]) { finishRoom(); return; }
+    state.pending.push(point);
+    showHint();
+    drawDraft();
+  }
+
+  function finishRoom() {
+    if (state.pending.length < 3) return;
+    const polygon = state.pending;
+    setMode('room-name');
+    state.pending = polygon;
+    drawDraft();
+    el('room-name').value = '';
+    el('room-id').value = '';
+    el('room-id').dataset.edited = '';
+    el('room-exit').checked = false;
+    el('room-name').focus();
+  }
+
+  // A room id from its name: lower case letters, digits and dashes ("Server room" -> "server-room").
+  function slug(name) {
+    return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '');
+  }
+
+  function addRoom() {
+    clearErrors();
+    const name = el('room-name').value.trim();
+    if (!name) { showFieldError(el('room-name'), 'a name, please'); return; }
+    const rooms = state.venue.rooms || (state.venue.rooms = []);
+    const taken = new Set(rooms.map((r) => r.id));
+    let id = el('room-id').value.trim() || slug(name) || 'room';
+    if (taken.has(id)) { let n = 2; while (taken.has(`${id}-${n}`)) n += 1; id = `${id}-${n}`; }
+    const room = { id, name, floor: state.floor, polygon: state.pending };
+    if (el('room-exit').checked) room.exit = true;
+    rooms.push(room);
+    setMode(null);
+    setStatus(`room ${name} added: save the venue to use it`);
+    renderRooms();
+  }
+
+  function renderRooms() {
+    const body = el('rooms-table').tBodies[0];
+    body.textContent = '';
+    (state.venue.rooms || []).forEach((room, i) => {
+      const exit = document.createElement('input');
+      exit.type = 'checkbox';
+      exit.id = `room-${i}-exit`;
+      exit.checked = !!room.exit;
+      exit.addEventListener('change', () => { if (exit.checked) room.exit = true; else delete room.exit; drawRooms(); });
+      body.appendChild(row('room-row-' + i, [
+        input(`room-${i}-name`, room.name, (text) => { room.name = text; drawRooms(); }, 12),
+        input(`room-${i}-id`, room.id, (text) => { room.id = text.trim(); }, 10),
+        String(room.floor === undefined ? '' : room.floor),
+        exit,
+        button(`room-${i}-remove`, 'Remove', () => { state.venue.rooms.splice(i, 1); renderRooms(); }),
+      ]));
+    });
+    drawRooms();
+  }
+
+  // ---- devices: the registry file, edited as rows ----
+  function renderDevices() {
+    const body = el('devices-table').tBodies[0];
+    body.textContent = '';
+    state.registry.devices.forEach((device, i) => {
+      const set = (key) => (text) => { if (text.trim() === '' && key !== 'id') delete device[key]; else device[key] = text.trim(); };
+      body.appendChild(row('device-row-' + i, [
+        input(`device-${i}-id`, device.id, set('id'), 12),
+        input(`device-${i}-name`, device.name, set('name'), 14),
+        input(`device-${i}-irk`, device.irk, set('irk'), 34),
+        button(`device-${i}-remove`, 'Remove', () => { state.registry.devices.splice(i, 1); renderDevices(); }),
+      ]));
+    });
+  }
+
+  async function importBlueZ() {
+    clearErrors();
+    const response = await api('GET', '/api/devices/bluez');
+    const list = el('bluez-list');
+    list.textContent = '';
+    if (!response.ok) { showTopError('Import from BlueZ: ' + (response.data.error || response.status)); return; }
+    for (const note of response.data.notes || []) {
+      const item = document.createElement('li');
+      item.className = 'muted';
+      item.textContent = note;
+      list.appendChild(item);
+    }
+    (response.data.devices || []).forEach((found, i) => {
+      const item = document.createElement('li');
+      item.textContent = `${found.name || found.id} (${found.id}) `;
+      const known = () => state.registry.devices.some((d) => d.irk && found.irk && d.irk.toLowerCase() === found.irk.toLowerCase());
+      const add = button(`bluez-add-${i}`, known() ? 'Added' : 'Add', () => {
+        state.registry.devices.push(copy(found));
+        add.disabled = true;
+        add.textContent = 'Added';
+        renderDevices();
+      });
+      add.disabled = known();
+      item.appendChild(add);
+      list.appendChild(item);
+    });
+    if (!list.children.length) list.textContent = 'BlueZ keeps no device keys here.';
+  }
+
+  async function saveDevices() {
+    clearErrors();
+    const response = await api('PUT', '/api/devices', state.registry);
+    if (response.ok) setStatus(`saved ${response.data.devices} devices`);
+    else { setStatus('devices not saved'); showError(response.data.error || 'HTTP ' + response.status); }
+  }
+
+  // ---- the venue: load, save ----
+  async function loadVenue() {
+    const response = await api('GET', '/api/venue/file');
+    if (response.status === 404) state.venue = copy(EMPTY_VENUE);
+    else if (response.ok) state.venue = response.data;
+    else throw new Error('GET /api/venue/file: ' + (response.data.error || response.status));
+    const venue = state.venue;
+    if (!Array.isArray(venue.anchors)) venue.anchors = [];
+    if (!Array.isArray(venue.floors) || !venue.floors.length) venue.floors = copy(EMPTY_VENUE.floors);
+    if (!floorEntry()) state.floor = venue.floors[0].floor;
+    // The saved plans, unless the one shown is the same picture.
+    for (const f of venue.floors) {
+      const shown = state.plans.get(f.floor);
+      if (!f.plan || !f.plan.image) { if (shown) URL.revokeObjectURL(shown.url); state.plans.delete(f.floor); continue; }
+      if (shown && shown.image === f.plan.image) continue;
+      const image = await fetch('/api/venue/plan/' + f.floor, { headers: token ? { Authorization: 'Bearer ' + token } : {} })
+        .then((r) => (r.ok ? r.blob() : null)).catch(() => null);
+      if (!image) continue;
+      const url = URL.createObjectURL(image);
+      const size = await imageSize(url).catch(() => null);
+      if (size) state.plans.set(f.floor, Object.assign({ image: f.plan.image, url }, size));
+    }
+    el('venue-name').value = venue.name || '';
+    renderFloors();
+    renderOrigin();
+    renderAnchors();
+    renderRooms();
+    redraw();
+  }
+
+  async function saveVenue() {
+    clearErrors();
+    setStatus('saving…');
+    const response = await api('PUT', '/api/venue', state.venue);
+    if (!response.ok) {
+      setStatus('not saved');
+      showError(response.data.error || 'HTTP ' + response.status);
+      return;
+    }
+    await loadVenue();
+    setStatus(`saved: ${response.data.anchors} anchors, ${response.data.rooms} rooms`);
+  }
+
+  async function loadDevices() {
+    const response = await api('GET', '/api/devices');
+    state.registry = response.ok && Array.isArray(response.data.devices) ? response.data : { devices: [] };
+    if (!response.ok) showTopError('GET /api/devices: ' + (response.data.error || response.status));
+    renderDevices();
+  }
+
+  // ---- wiring ----
+  function wire() {
+    const enter = (id, action) => el(id).addEventListener('keydown', (event) => { if (event.key === 'Enter') action(); });
+    el('venue-save').addEventListener('click', saveVenue);
+    el('venue-name').addEventListener('change', () => { state.venue.name = el('venue-name').value; });
+    el('floor-select').addEventListener('change', () => selectFloor(Number(el('floor-select').value)));
+    el('floor-add').addEventListener('click', addFloor);
+    el('floor-name').addEventListener('change', () => { floorEntry().name = el('floor-name').value; renderFloors(); });
+    el('floor-elevation').addEventListener('change', () => { floorEntry().elevation = fieldValue(el('floor-elevation').value); });
+    el('plan-file').addEventListener('change', (event) => {
+      if (event.isTrusted) state.clicks += 1;  // picking the file in the browser's chooser
+      uploadPlan(el('plan-file').files[0]);
+    });
+    el('plan-scale').addEventListener('click', () => setMode('scale'));
+    el('plan-align').addEventListener('click', () => setMode('align'));
+    el('scale-apply').addEventListener('click', applyScale);
+    enter('scale-distance', applyScale);
+    el('align-apply').addEventListener('click', applyAlign);
+    enter('align-x', applyAlign);
+    enter('align-y', applyAlign);
+    for (const key of Object.keys(ORIGIN_RANGES)) el('origin-' + key).addEventListener('change', editOrigin);
+    el('anchor-new').addEventListener('click', () => {
+      const id = el('anchor-new-id').value.trim();
+      if (id) pickAnchor(id);
+    });
+    enter('anchor-new-id', () => el('anchor-new').click());
+    el('room-draw').addEventListener('click', () => setMode('room'));
+    el('room-finish').addEventListener('click', finishRoom);
+    el('room-name').addEventListener('input', () => { if (!el('room-id').dataset.edited) el('room-id').value = slug(el('room-name').value); });
+    el('room-id').addEventListener('input', () => { el('room-id').dataset.edited = 'yes'; });
+    el('room-add').addEventListener('click', addRoom);
+    enter('room-name', addRoom);
+    enter('room-id', addRoom);
+    el('mode-cancel').addEventListener('click', () => setMode(null));
+    document.addEventListener('keydown', (event) => { if (event.key === 'Escape' && state.mode) setMode(null); });
+    el('device-add').addEventListener('click', () => {
+      state.registry.devices.push({ id: '' });
+      renderDevices();
+      el(`device-${state.registry.devices.length - 1}-id`).focus();
+    });
+    el('devices-bluez').addEventListener('click', importBlueZ);
+    el('devices-save').addEventListener('click', saveDevices);
+  }
+
+  async function start() {
+    el('map-link').href = '/' + location.hash;
+    const setup = await api('GET', '/api/setup');
+    if (!setup.ok) throw new Error('GET /api/setup: ' + (setup.data.error || setup.status));
+    state.editable = !!setup.data.editable;
+    if (!state.editable) {
+      el('notice-how').textContent = setup.data.howToEnable || '';
+      el('notice').hidden = false;
+      state.ready = true;
+      return;
+    }
+    el('editor').hidden = false;
+    el('venue-save').hidden = false;
+    map = L.map('map', { crs: L.CRS.Simple, minZoom: -3, maxZoom: 8, zoomSnap: 0.25, doubleClickZoom: false,
+      attributionControl: false });
+    roomLayer.addTo(map);
+    anchorLayer.addTo(map);
+    draftLayer.addTo(map);
+    map.on('click', onMapClick);
+    wire();
+    await loadVenue();
+    fitFloor();
+    await loadDevices();
+    pollHeard();
+    state.ready = true;
+  }
+
+  // For tests and debugging: read-only views of what the page edits, and the map's metres <-> pixels.
+  window.bluedotSetup = {
+    ready: () => state.ready,
+    editable: () => state.editable,
+    venue: () => copy(state.venue),
+    registry: () => copy(state.registry),
+    floor: () => state.floor,
+    mode: () => state.mode,
+    selected: () => state.selected,
+    pending: () => copy(state.pending),
+    clicks: () => state.clicks,
+    heard: () => copy({ heard: state.heard, strangers: state.strangers }),
+    counts: () => ({
+      anchors: state.venue ? state.venue.anchors.length : 0,
+      rooms: state.venue ? (state.venue.rooms || []).length : 0,
+      floors: state.venue ? state.venue.floors.length : 0,
+      devices: state.registry.devices.length,
+      heard: state.heard.length,
+      strangers: state.strangers,
+      markers: anchorLayer.getLayers().length,
+      roomShapes: roomLayer.getLayers().length,
+      plan: !!planOverlay,
+    }),
+    // A venue point (metres) as a point of the map's container and of the window (CSS pixels).
+    containerPoint(x, y) { const p = map.latLngToContainerPoint(L.latLng(y, x)); return { x: p.x, y: p.y }; },
+    clientPoint(x, y) {
+      const p = map.latLngToContainerPoint(L.latLng(y, x)), box = map.getContainer().getBoundingClientRect();
+      return { x: box.left + p.x, y: box.top + p.y };
+    },
+    venuePoint(px, py) { const at = map.containerPointToLatLng(L.point(px, py)); return { x: at.lng, y: at.lat }; },
+  };
+
+  start().catch((error) => { state.ready = true; showTopError('Set-up cannot start: ' + error.message); });
+})();
