@@ -401,7 +401,9 @@
       add('span', 'bd-kind', entry.kind);
       if (placed.has(entry.id)) add('span', 'bd-placed', 'placed');
       item.classList.toggle('bd-selected', state.mode === 'place' && state.selected === entry.id);
-      list.appendChild(item);  // in the order heard: an item already in the list moves
+      // In the order heard; an item moves only when its place changes, so that a click on it is not lost.
+      const at = list.children[shown.size - 1];
+      if (at !== item) list.insertBefore(item, at || null);
     }
     for (const [id, item] of heardItems) {
       if (!shown.has(id)) { item.remove(); heardItems.delete(id); }
