@@ -86,14 +86,19 @@
     return null;
   }
 
-  // Shows a server's error message beside the field its path names (the first part of the message that names a
-  // field on the page), or at the top of the page.
-  function showError(message) {
+  // Shows a server's error message beside the field that its JSON path names: the 400 body's `field` when it has
+  // one, else the first part of the message naming a field on the page; at the top of the page when none does.
+  function showError(message, path) {
     const text = String(message || 'unknown error');
     const parts = text.split(/:\s+/);
-    for (let i = 0; i < parts.length; i++) {
-      const field = /^[A-Za-z]\w*(\[\d+\])?(\.[A-Za-z]\w*(\[\d+\])?)*/.test(parts[i]) && fieldFor(parts[i].trim());
-      if (field) { showFieldError(field, parts.slice(i).join(': ')); return; }
+    const paths = (path ? [path] : []).concat(parts.map((part) => part.trim()));
+    for (const candidate of paths) {
+      const field = /^[A-Za-z]\w*/.test(candidate) && fieldFor(candidate);
+      if (field) {
+        const at = text.indexOf(candidate);
+        showFieldError(field, at >= 0 ? text.slice(at) : text);
+        return;
+      }
     }
     showTopError(text);
   }
@@ -130,7 +135,7 @@
         renderAnchors();
       });
       marker.addTo(anchorLayer);
-      marker.getElement().dataset.anchor = String(index);
+      if (marker.getElement()) marker.getElement().dataset.anchor = String(index);
     });
   }
 
@@ -169,14 +174,19 @@
     for (const a of state.venue.anchors.filter(onFloor)) if (Number.isFinite(a.x) && Number.isFinite(a.y)) points.push([a.x, a.y]);
     for (const r of (state.venue.rooms || []).filter(onFloor)) points.push(...(r.polygon || []));
     if (!points.length) points.push([0, 0], [20, 15]);
-    map.fitBounds(L.latLngBounds(points.map(toLatLng)), { padding: [20, 20] });
+    // Clear of the zoom buttons (top left), so that the plan's corners can be clicked.
+    map.invalidateSize(false);
+    map.fitBounds(L.latLngBounds(points.map(toLatLng)),
+      { paddingTopLeft: [60, 24], paddingBottomRight: [24, 24], animate: false });
   }
 
   // ---- modes: what the next click on the plan does ----
   const HINTS = {
-    scale: ['Click the first of two points a known distance apart', 'Click the second point'],
-    align: ['Click a point whose venue coordinates you know'],
-    room: ['Click the room\'s corners; click the first one again or press Finish'],
+    scale: ['Click the first of two points a known distance apart', 'Click the second point',
+      'Type the real distance between the two points (on the right)'],
+    align: ['Click a point whose venue coordinates you know', 'Type the venue coordinates of that point (on the right)'],
+    room: ['Click the room\'s corners; click the first one again or press Finish to close it'],
+    'room-name': ['Name the room (on the right)'],
   };
 
   function setMode(mode) {
@@ -192,11 +202,11 @@
   }
 
   function showHint() {
-    let text = '';
+    let text = 'Pick an anchor heard, draw a room, or scale the plan';
     if (state.mode === 'place') text = `Click the plan where ${state.selected} is`;
     else if (HINTS[state.mode]) text = HINTS[state.mode][Math.min(state.pending.length, HINTS[state.mode].length - 1)];
     el('hint-text').textContent = text;
-    el('hint').hidden = !text;
+    el('mode-cancel').hidden = !state.mode;
     el('room-finish').disabled = !(state.mode === 'room' && state.pending.length >= 3);
   }
 
@@ -206,18 +216,16 @@
       state.pending.push(at);
       if (state.pending.length === 2) {
         el('scale-form').hidden = false;
-        el('hint').hidden = true;
         el('scale-distance').focus();
-      } else {
-        showHint();
       }
+      showHint();
     } else if (state.mode === 'align' && state.pending.length < 1) {
       state.pending.push(at);
       el('align-x').value = round(at[0]);
       el('align-y').value = round(at[1]);
       el('align-form').hidden = false;
-      el('hint').hidden = true;
       el('align-x').focus();
+      showHint();
     } else if (state.mode === 'place') {
       placeAnchor(state.selected, [round(at[0]), round(at[1])]);
       return;
@@ -409,7 +417,7 @@
       if (!shown.has(id)) { item.remove(); heardItems.delete(id); }
     }
     el('heard-strangers').textContent = state.heard.length === 0 && !state.strangers ? 'nothing heard yet'
-      : state.strangers ? `and ${state.strangers} others not enrolled` : '';
+      : state.strangers ? `and ${state.strangers} reports from devices not enrolled` : '';
   }
 
   function pickAnchor(id) {
@@ -620,7 +628,7 @@
     clearErrors();
     const response = await api('PUT', '/api/devices', state.registry);
     if (response.ok) setStatus(`saved ${response.data.devices} devices`);
-    else { setStatus('devices not saved'); showError(response.data.error || 'HTTP ' + response.status); }
+    else { setStatus('devices not saved'); showError(response.data.error || 'HTTP ' + response.status, response.data.field); }
   }
 
   // ---- the venue: load, save ----
@@ -659,7 +667,7 @@
     const response = await api('PUT', '/api/venue', state.venue);
     if (!response.ok) {
       setStatus('not saved');
-      showError(response.data.error || 'HTTP ' + response.status);
+      showError(response.data.error || 'HTTP ' + response.status, response.data.field);
       return;
     }
     await loadVenue();
@@ -731,12 +739,13 @@
     el('editor').hidden = false;
     el('venue-save').hidden = false;
     map = L.map('map', { crs: L.CRS.Simple, minZoom: -3, maxZoom: 8, zoomSnap: 0.25, doubleClickZoom: false,
-      attributionControl: false });
+      attributionControl: false }).setView([7.5, 10], 4);  // a view at once: layers draw only on a map with one
     roomLayer.addTo(map);
     anchorLayer.addTo(map);
     draftLayer.addTo(map);
     map.on('click', onMapClick);
     wire();
+    showHint();
     await loadVenue();
     fitFloor();
     await loadDevices();

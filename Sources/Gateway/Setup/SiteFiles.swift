@@ -93,7 +93,9 @@ public final class SiteFiles: Sendable {
         let file = URL(fileURLWithPath: venuePath).lastPathComponent
         let venue: Venue
         do { venue = try VenueLoader.parse(bytes, file: file, baseDirectory: venueDirectory) } catch {
-            throw .invalid(message: error.description, field: error.path.hasPrefix("line ") ? "" : error.path)
+            // A syntax error names a line and column, and a wrong document its top level: no field.
+            let named = !error.path.hasPrefix("line ") && !error.path.hasPrefix("(")
+            throw .invalid(message: error.description, field: named ? error.path : "")
         }
         try Self.replace(venuePath, with: bytes)
         use(venue)
