@@ -234,7 +234,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "LocationDisplay", "LocationBus", "Positioning", "Formats", "HCI", "SystemIO", "Scanner",
-                "bluedot", "BeaconLocation", "GNSS", "BlueDotCore", "JSON", "History",
+                "bluedot", "BeaconLocation", "GNSS", "BlueDotCore", "JSON", "History", "Devices",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

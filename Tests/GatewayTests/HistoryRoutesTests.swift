@@ -21,7 +21,12 @@ import Testing
         let fixture = try RouterFixture()
         var d = fixture.dependencies()
         d.history = history
-        if !origin { d.venue.origin = nil }
+        if !origin {
+            var venue = fixture.venue
+            venue.origin = nil
+            d.siteFiles = SiteFiles(venuePath: nil, venue: venue, venueLoaded: true, devicesPath: nil, registry: .empty,
+                                    logger: RouterFixture.quiet)
+        }
         try await Application(router: GatewayRouter.build(d)).test(.router, body)
     }
 

@@ -1,5 +1,6 @@
 import BeaconLocation
 import BlueDotCore
+import Devices
 import Foundation
 import Gateway
 import Hummingbird
@@ -58,7 +59,10 @@ import Testing
     @Test func registryNamesReachTheAPIAndThePage() async throws {
         let fixture = try RouterFixture()
         var d = fixture.dependencies()
-        d.names = ["tag-7": "Alice's \"keys\""]
+        d.siteFiles = SiteFiles(
+            venuePath: nil, venue: fixture.venue, venueLoaded: true, devicesPath: nil,
+            registry: try DeviceRegistry(devices: [Device(id: "tag-7", name: "Alice's \"keys\"")], file: "test"),
+            logger: RouterFixture.quiet)
         let app = Application(router: GatewayRouter.build(d))
         try await app.test(.router) { client in
             try await client.execute(uri: "/api/locations", method: .get) { response in

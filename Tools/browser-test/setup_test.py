@@ -5,7 +5,7 @@ Given a running gateway started editable with a venue path that does not exist y
 tag mode:
 
     bluedot run --mode tag --editable --venue DIR/venue.json --devices DIR/devices.json \\
-        --observations Sources/Gateway/Demo/boun-straight_01.observations.jsonl --loop true --listen 127.0.0.1:0
+        --observations Sources/Gateway/Demo/boun-straight_01.observations.jsonl --loop --listen 127.0.0.1:0
 
 it drives the page in Debian's headless chromium (through chromium-driver and selenium) with clicks and typing:
 - uploads `--plan` and scales it by two clicks on its left and right edges and the typed width (`--plan-width`);
@@ -14,7 +14,8 @@ it drives the page in Debian's headless chromium (through chromium-driver and se
 - draws a room of 4 corners (the first clicked off the plan's corner: it must snap there) closed by clicking its
   first corner, and a second one closed with Finish and ticked as an exit;
 - saves, then checks GET /api/venue (the map's document) has those anchors (within 0.3 m), rooms and the exit,
-  that a reload shows them again, and that GET /api/locations gives a fix within `--fix-seconds` of the save;
+  that a reload shows them again, and that GET /api/locations, empty before the save, gives a fix within
+  `--fix-seconds` of it;
 - adds a device with a bad IRK (31 hex digits), saves the devices and checks the error is shown beside that field;
 - reports the clicks the page counted and the page's weight (setup.html + setup.js + setup.css as served).
 Prints one JSON line with what it saw; exit 0 on pass, 1 on failure, 2 when the browser cannot start.
@@ -167,7 +168,8 @@ def main() -> int:
         report["roomsDrawn"] = {r["id"]: r["polygon"] for r in rooms_drawn}
         snapped = bool(rooms_drawn) and rooms_drawn[0]["polygon"][0] == [0, 0]
 
-        # Save; the map's document then has them.
+        # Save; the map's document then has them. Positioning begins with the save: no fix before it.
+        report["fixesBeforeSave"] = fixes_before = len(json.loads(fetch("/api/locations")))
         click("venue-save")
         wait(lambda: "saved" in driver.find_element(By.ID, "status").text, what="the venue to save")
         saved_at = time.time()
@@ -180,7 +182,8 @@ def main() -> int:
         report["anchorErrors"] = errors
         anchors_ok = all(e is not None and e <= args.tolerance for e in errors.values())
         served_rooms = {r["id"]: r for r in served.get("rooms", [])}
-        report["servedRooms"] = {i: {"exit": r.get("exit", False), "corners": len(r["polygon"])} for i, r in served_rooms.items()}
+        report["servedRooms"] = {room_id: {"exit": r.get("exit", False), "corners": len(r["polygon"])}
+                                 for room_id, r in served_rooms.items()}
         rooms_ok = (set(served_rooms) == {"workshop", "server-room"} and served_rooms["server-room"].get("exit") is True
                     and not served_rooms["workshop"].get("exit", False)
                     and all(len(r["polygon"]) == 4 for r in served_rooms.values()))
@@ -202,7 +205,7 @@ def main() -> int:
             if not fix:
                 time.sleep(0.5)
         report["fixAfterSeconds"] = round(time.time() - saved_at, 1) if fix else None
-        report["fix"] = {k: fix.get(k) for k in ("target", "x", "y", "accuracy")} if fix else None
+        report["fix"] = {k: fix.get(k) for k in ("target", "x", "y", "horizontalAccuracy", "anchors")} if fix else None
 
         # A bad IRK: the error is shown beside that field.
         click("device-add")
@@ -226,7 +229,7 @@ def main() -> int:
             os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
             driver.save_screenshot(args.screenshot)
         report["checks"] = {"scaled": scaled, "snapped": snapped, "anchors": anchors_ok, "rooms": rooms_ok,
-                            "reload": bool(reload_ok), "fix": bool(fix), "irk": irk_ok}
+                            "reload": bool(reload_ok), "fix": bool(fix) and fixes_before == 0, "irk": irk_ok}
         report["ok"] = all(report["checks"].values())
 
     return chromium.run_check(args, check)

@@ -7,6 +7,7 @@
 
   const hash = new URLSearchParams(location.hash.slice(1));
   const token = hash.get('token');
+  const AUTH = token ? { Authorization: 'Bearer ' + token } : {};
   const EMPTY_VENUE = { name: 'My venue', anchors: [], floors: [{ floor: 0, name: 'Ground floor', elevation: 0 }] };
   const SNAP_METRES = 0.4, SNAP_PIXELS = 10;
   const HEARD_EVERY_MS = 2000;
@@ -29,12 +30,15 @@
   const anchorLayer = L.layerGroup(), roomLayer = L.layerGroup(), draftLayer = L.layerGroup();
 
   // ---- clicks: every press of the mouse and every Enter that commits a field, for "how many clicks to set up" ----
-  document.addEventListener('mousedown', (event) => { if (event.isTrusted && event.button === 0) state.clicks += 1; }, true);
-  document.addEventListener('keydown', (event) => { if (event.isTrusted && event.key === 'Enter') state.clicks += 1; }, true);
+  const count = (event) => {
+    if (event.isTrusted && (event.type === 'mousedown' ? event.button === 0 : event.key === 'Enter')) state.clicks += 1;
+  };
+  document.addEventListener('mousedown', count, true);
+  document.addEventListener('keydown', count, true);
 
   // ---- HTTP ----
   async function api(method, path, body, type) {
-    const headers = token ? { Authorization: 'Bearer ' + token } : {};
+    const headers = Object.assign({}, AUTH);
     const init = { method, headers };
     if (body !== undefined) {
       headers['Content-Type'] = type || 'application/json';
@@ -47,7 +51,10 @@
     return { status: response.status, ok: response.ok, data: data || {} };
   }
 
-  function setStatus(text) { el('status').textContent = text; }
+  function setStatus(text, failed = false) {
+    el('status').textContent = text;
+    el('status').classList.toggle('bd-failed', failed);
+  }
 
   // ---- errors: the JSON path in a message (anchors[3].x) names the field it is shown beside ----
   function clearErrors() {
@@ -111,10 +118,9 @@
     if (planOverlay) planOverlay.remove();
     planOverlay = null;
     const f = floorEntry(), shown = state.plans.get(state.floor);
-    el('plan-size').textContent = f && f.plan && f.plan.bounds
-      ? `${round(f.plan.bounds[1][0] - f.plan.bounds[0][0])} × ${round(f.plan.bounds[1][1] - f.plan.bounds[0][1])} m` : '';
-    if (!f || !f.plan || !f.plan.bounds || !shown) return;
-    const [low, high] = f.plan.bounds;
+    const [low, high] = f && f.plan && f.plan.bounds ? f.plan.bounds : [];
+    el('plan-size').textContent = low ? `${round(high[0] - low[0])} × ${round(high[1] - low[1])} m` : '';
+    if (!low || !shown) return;
     planOverlay = L.imageOverlay(shown.url, L.latLngBounds(toLatLng(low), toLatLng(high))).addTo(map);
     planOverlay.bringToBack();
   }
@@ -155,7 +161,9 @@
   function drawDraft() {
     draftLayer.clearLayers();
     const points = state.pending.map(toLatLng);
-    for (const point of points) L.circleMarker(point, { radius: 4, className: 'bd-draft', interactive: false }).addTo(draftLayer);
+    for (const point of points) {
+      L.circleMarker(point, { radius: 4, className: 'bd-draft', interactive: false }).addTo(draftLayer);
+    }
     if (points.length > 1) L.polyline(points, { className: 'bd-draft', interactive: false }).addTo(draftLayer);
   }
 
@@ -171,7 +179,9 @@
     const points = [];
     const f = floorEntry();
     if (f && f.plan && f.plan.bounds) points.push(...f.plan.bounds);
-    for (const a of state.venue.anchors.filter(onFloor)) if (Number.isFinite(a.x) && Number.isFinite(a.y)) points.push([a.x, a.y]);
+    for (const a of state.venue.anchors.filter(onFloor)) {
+      if (Number.isFinite(a.x) && Number.isFinite(a.y)) points.push([a.x, a.y]);
+    }
     for (const r of (state.venue.rooms || []).filter(onFloor)) points.push(...(r.polygon || []));
     if (!points.length) points.push([0, 0], [20, 15]);
     // Clear of the zoom buttons (top left), so that the plan's corners can be clicked.
@@ -285,14 +295,15 @@
   async function uploadPlan(file) {
     clearErrors();
     if (!file) return;
-    if (file.type !== 'image/png' && file.type !== 'image/jpeg') { showFieldError(el('plan-file'), 'a PNG or JPEG picture, please'); return; }
+    const failed = (text) => { setStatus('plan not uploaded', true); showFieldError(el('plan-file'), text); };
+    if (file.type !== 'image/png' && file.type !== 'image/jpeg') { failed('a PNG or JPEG picture, please'); return; }
     const url = URL.createObjectURL(file);
     let size;
-    try { size = await imageSize(url); } catch (error) { showFieldError(el('plan-file'), error.message); return; }
+    try { size = await imageSize(url); } catch (error) { failed(error.message); return; }
     setStatus('uploading the plan…');
     const floor = state.floor;
     const response = await api('PUT', '/api/venue/plan/' + floor, file, file.type);
-    if (!response.ok) { setStatus(''); showFieldError(el('plan-file'), response.data.error || 'upload failed: ' + response.status); return; }
+    if (!response.ok) { failed(response.data.error || 'upload failed: HTTP ' + response.status); return; }
     const f = state.venue.floors.find((entry) => entry.floor === floor);
     const low = f.plan && f.plan.bounds ? f.plan.bounds[0] : [0, 0];
     f.plan = Object.assign(f.plan || {}, { image: response.data.image, bounds: [low,
@@ -309,6 +320,7 @@
   // Scales the plan so that the two clicked points are the typed distance apart: metres per image pixel from the
   // points' distance in pixels; the plan keeps its aspect ratio and its first corner.
   function applyScale() {
+    if (state.mode !== 'scale' || state.pending.length < 2) return;
     clearErrors();
     const distance = Number(el('scale-distance').value);
     if (!(distance > 0)) { showFieldError(el('scale-distance'), 'a distance in metres, above 0'); return; }
@@ -317,9 +329,10 @@
     const toPixels = ([x, y]) => [(x - x0) / (x1 - x0) * shown.width, (y - y0) / (y1 - y0) * shown.height];
     const [a, b] = state.pending.map(toPixels);
     const pixels = Math.hypot(a[0] - b[0], a[1] - b[1]);
-    if (pixels < 1) { showFieldError(el('scale-distance'), 'the two points are the same: click two points apart'); return; }
+    if (pixels < 1) { showFieldError(el('scale-distance'), 'the two points are the same: click two apart'); return; }
     const metresPerPixel = distance / pixels;
-    f.plan.bounds = [[x0, y0], [round(x0 + shown.width * metresPerPixel, 3), round(y0 + shown.height * metresPerPixel, 3)]];
+    const x = round(x0 + shown.width * metresPerPixel, 3), y = round(y0 + shown.height * metresPerPixel, 3);
+    f.plan.bounds = [[x0, y0], [x, y]];
     setMode(null);
     setStatus(`plan scaled to ${round(shown.width * metresPerPixel)} m wide`);
     drawPlan();
@@ -328,10 +341,12 @@
 
   // Shifts the plan so that the clicked point has the typed venue coordinates.
   function applyAlign() {
+    if (state.mode !== 'align' || state.pending.length < 1) return;
     clearErrors();
-    const x = Number(el('align-x').value), y = Number(el('align-y').value);
-    if (el('align-x').value.trim() === '' || !Number.isFinite(x)) { showFieldError(el('align-x'), 'a number of metres'); return; }
-    if (el('align-y').value.trim() === '' || !Number.isFinite(y)) { showFieldError(el('align-y'), 'a number of metres'); return; }
+    const [x, y] = ['align-x', 'align-y'].map((id) => (el(id).value.trim() === '' ? NaN : Number(el(id).value)));
+    for (const [id, value] of [['align-x', x], ['align-y', y]]) {
+      if (!Number.isFinite(value)) { showFieldError(el(id), 'a number of metres'); return; }
+    }
     const f = floorEntry(), [at] = state.pending;
     const dx = x - at[0], dy = y - at[1];
     f.plan.bounds = f.plan.bounds.map(([px, py]) => [round(px + dx, 3), round(py + dy, 3)]);
@@ -346,7 +361,8 @@
 
   function renderOrigin() {
     for (const key of Object.keys(ORIGIN_RANGES)) {
-      el('origin-' + key).value = state.venue.origin && state.venue.origin[key] !== undefined ? state.venue.origin[key] : '';
+      const origin = state.venue.origin || {};
+      el('origin-' + key).value = origin[key] === undefined ? '' : origin[key];
     }
   }
 
@@ -382,6 +398,7 @@
     setTimeout(pollHeard, HEARD_EVERY_MS);
   }
 
+  // `placed`: an anchor of the venue being edited (the server's `placed` is the saved venue's).
   function renderHeard() {
     const list = el('heard');
     const placed = new Set(state.venue.anchors.map((a) => a.id));
@@ -433,7 +450,8 @@
       Object.assign(anchor, { x, y, floor: state.floor });
     } else {
       const z = Number(el('anchor-z').value);
-      anchor = { id, x, y, z: el('anchor-z').value.trim() !== '' && Number.isFinite(z) ? z : 2.0, floor: state.floor };
+      const typed = el('anchor-z').value.trim() !== '' && Number.isFinite(z);
+      anchor = { id, x, y, z: typed ? z : 2.0, floor: state.floor };
       state.venue.anchors.push(anchor);
     }
     setMode(null);
@@ -477,7 +495,11 @@
     const body = el('anchors-table').tBodies[0];
     body.textContent = '';
     state.venue.anchors.forEach((anchor, i) => {
-      const set = (key) => (text) => { anchor[key] = key === 'id' ? text.trim() : fieldValue(text); drawAnchors(); renderHeard(); };
+      const set = (key) => (text) => {
+        anchor[key] = key === 'id' ? text.trim() : fieldValue(text);
+        drawAnchors();
+        renderHeard();
+      };
       body.appendChild(row('anchor-row-' + i, [
         input(`anchor-${i}-id`, anchor.id, set('id'), 16),
         input(`anchor-${i}-floor`, anchor.floor, set('floor'), 2),
@@ -511,7 +533,10 @@
     for (const point of snapTargets()) {
       const metres = Math.hypot(point[0] - latlng.lng, point[1] - latlng.lat);
       const pixels = clicked.distanceTo(map.latLngToContainerPoint(toLatLng(point)));
-      if ((metres <= SNAP_METRES || pixels <= SNAP_PIXELS) && metres < bestMetres) { best = point; bestMetres = metres; }
+      if ((metres <= SNAP_METRES || pixels <= SNAP_PIXELS) && metres < bestMetres) {
+        best = point;
+        bestMetres = metres;
+      }
     }
     return best ? [best[0], best[1]] : [round(latlng.lng), round(latlng.lat)];
   }
@@ -585,7 +610,9 @@
     const body = el('devices-table').tBodies[0];
     body.textContent = '';
     state.registry.devices.forEach((device, i) => {
-      const set = (key) => (text) => { if (text.trim() === '' && key !== 'id') delete device[key]; else device[key] = text.trim(); };
+      const set = (key) => (text) => {
+        if (text.trim() === '' && key !== 'id') delete device[key]; else device[key] = text.trim();
+      };
       body.appendChild(row('device-row-' + i, [
         input(`device-${i}-id`, device.id, set('id'), 12),
         input(`device-${i}-name`, device.name, set('name'), 14),
@@ -610,14 +637,15 @@
     (response.data.devices || []).forEach((found, i) => {
       const item = document.createElement('li');
       item.textContent = `${found.name || found.id} (${found.id}) `;
-      const known = () => state.registry.devices.some((d) => d.irk && found.irk && d.irk.toLowerCase() === found.irk.toLowerCase());
-      const add = button(`bluez-add-${i}`, known() ? 'Added' : 'Add', () => {
+      const irk = String(found.irk || '').toLowerCase();
+      const known = state.registry.devices.some((d) => irk && String(d.irk || '').toLowerCase() === irk);
+      const add = button(`bluez-add-${i}`, known ? 'Added' : 'Add', () => {
         state.registry.devices.push(copy(found));
         add.disabled = true;
         add.textContent = 'Added';
         renderDevices();
       });
-      add.disabled = known();
+      add.disabled = known;
       item.appendChild(add);
       list.appendChild(item);
     });
@@ -627,8 +655,9 @@
   async function saveDevices() {
     clearErrors();
     const response = await api('PUT', '/api/devices', state.registry);
-    if (response.ok) setStatus(`saved ${response.data.devices} devices`);
-    else { setStatus('devices not saved'); showError(response.data.error || 'HTTP ' + response.status, response.data.field); }
+    if (response.ok) { setStatus(`devices saved: ${response.data.devices}`); return; }
+    setStatus('devices not saved', true);
+    showError(response.data.error || 'HTTP ' + response.status, response.data.field);
   }
 
   // ---- the venue: load, save ----
@@ -644,9 +673,11 @@
     // The saved plans, unless the one shown is the same picture.
     for (const f of venue.floors) {
       const shown = state.plans.get(f.floor);
-      if (!f.plan || !f.plan.image) { if (shown) URL.revokeObjectURL(shown.url); state.plans.delete(f.floor); continue; }
-      if (shown && shown.image === f.plan.image) continue;
-      const image = await fetch('/api/venue/plan/' + f.floor, { headers: token ? { Authorization: 'Bearer ' + token } : {} })
+      if (shown && f.plan && shown.image === f.plan.image) continue;
+      if (shown) URL.revokeObjectURL(shown.url);
+      state.plans.delete(f.floor);
+      if (!f.plan || !f.plan.image) continue;
+      const image = await fetch('/api/venue/plan/' + f.floor, { headers: AUTH })
         .then((r) => (r.ok ? r.blob() : null)).catch(() => null);
       if (!image) continue;
       const url = URL.createObjectURL(image);
@@ -666,7 +697,7 @@
     setStatus('saving…');
     const response = await api('PUT', '/api/venue', state.venue);
     if (!response.ok) {
-      setStatus('not saved');
+      setStatus('venue not saved', true);
       showError(response.data.error || 'HTTP ' + response.status, response.data.field);
       return;
     }
@@ -683,13 +714,17 @@
 
   // ---- wiring ----
   function wire() {
-    const enter = (id, action) => el(id).addEventListener('keydown', (event) => { if (event.key === 'Enter') action(); });
+    const enter = (id, action) => el(id).addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') action();
+    });
     el('venue-save').addEventListener('click', saveVenue);
     el('venue-name').addEventListener('change', () => { state.venue.name = el('venue-name').value; });
     el('floor-select').addEventListener('change', () => selectFloor(Number(el('floor-select').value)));
     el('floor-add').addEventListener('click', addFloor);
     el('floor-name').addEventListener('change', () => { floorEntry().name = el('floor-name').value; renderFloors(); });
-    el('floor-elevation').addEventListener('change', () => { floorEntry().elevation = fieldValue(el('floor-elevation').value); });
+    el('floor-elevation').addEventListener('change', () => {
+      floorEntry().elevation = fieldValue(el('floor-elevation').value);
+    });
     el('plan-file').addEventListener('change', (event) => {
       if (event.isTrusted) state.clicks += 1;  // picking the file in the browser's chooser
       uploadPlan(el('plan-file').files[0]);
@@ -709,7 +744,9 @@
     enter('anchor-new-id', () => el('anchor-new').click());
     el('room-draw').addEventListener('click', () => setMode('room'));
     el('room-finish').addEventListener('click', finishRoom);
-    el('room-name').addEventListener('input', () => { if (!el('room-id').dataset.edited) el('room-id').value = slug(el('room-name').value); });
+    el('room-name').addEventListener('input', () => {
+      if (!el('room-id').dataset.edited) el('room-id').value = slug(el('room-name').value);
+    });
     el('room-id').addEventListener('input', () => { el('room-id').dataset.edited = 'yes'; });
     el('room-add').addEventListener('click', addRoom);
     enter('room-name', addRoom);
