@@ -100,6 +100,51 @@ extension GatewayProcessTests {
             #expect(object?["source"] as? String == "GNSS (gpsd)")
         }
 
+        /// The set-up page in the real browser (Tools/browser-test/setup_test.py): an editable tag-mode gateway with
+        /// no venue yet, replaying the BOUN track; the page uploads a bundled plan, scales it by two clicks and a
+        /// typed width, places receivers from the heard list, draws a room and an exit room, saves (positioning
+        /// begins), shows it all again after a reload, and shows a bad IRK's error beside its field. The clicks it
+        /// took and the page's weight are printed.
+        @Test func aVenueIsSetUpInTheBrowser() async throws {
+            guard await Self.browserAvailable() else { return }
+            let folder = try GatewayProcess.scratch()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let root = GatewayProcess.packageRoot
+            let gateway = try GatewayProcess(GatewayProcess.bluedot, [
+                "run", "--mode", "tag", "--editable", "--venue", folder.appendingPathComponent("venue.json").path,
+                "--devices", folder.appendingPathComponent("devices.json").path, "--observations",
+                root.appendingPathComponent("Sources/Gateway/Demo/boun-straight_01.observations.jsonl").path, "--loop",
+                "--listen", "127.0.0.1:0", "--history", "off",
+            ])
+            let url = try #require(await gateway.waitForURL(seconds: 30), "\(gateway.standardError)")
+            let screenshot = root.appendingPathComponent(".build/screenshots/setup.png").path
+            let browser = try GatewayProcess(GatewayProcess.python, [
+                root.appendingPathComponent("Tools/browser-test/setup_test.py").path, "--url", url,
+                "--plan", root.appendingPathComponent("Tools/browser-test/setup-plan.png").path,
+                "--venue-reference", root.appendingPathComponent("Sources/Gateway/Demo/demo-lab.venue.json").path,
+                "--screenshot", screenshot, "--chromedriver", Self.chromedriver,
+            ])
+            #expect(await browser.wait(seconds: 180), "set-up check still running after 180 s")
+            let report = browser.standardOutput
+            #expect(browser.status == 0, "\(report) \(browser.standardError.suffix(2000))")
+            let object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
+            #expect(object?["ok"] as? Bool == true, "\(report)")
+            let checks = object?["checks"] as? [String: Bool] ?? [:]
+            for name in ["scaled", "snapped", "anchors", "rooms", "reload", "fix", "irk"] {
+                #expect(checks[name] == true, "\(name): \(report)")
+            }
+            #expect(object?["fixesBeforeSave"] as? Int == 0)
+            #expect(((object?["irkError"] as? String) ?? "").contains("devices[0].irk"))
+            print("set-up page: \(object?["clicksToSave"] ?? "?") clicks to save the venue, "
+                + "\(object?["pageBytes"] ?? "?") bytes (setup.html, setup.js, setup.css)")
+            // The venue as saved is the file on disk.
+            let saved = try Data(contentsOf: folder.appendingPathComponent("venue.json"))
+            let venue = try JSONSerialization.jsonObject(with: saved) as? [String: Any]
+            #expect((venue?["anchors"] as? [Any])?.count == 4)
+            gateway.signal(SIGTERM)
+            #expect(await gateway.wait(seconds: 10))
+        }
+
         /// Rooms and the trail in the real browser (Tools/browser-test/rooms_trail_test.py): the demo lab's room
         /// outlines are drawn and a room's label counts who is in it as `/api/rooms` does; with Trail on, the
         /// followed target's trail comes from the (in-memory) history and the time slider takes it back.

@@ -10,6 +10,8 @@
   const token = hash.get('token');
   const fetchOptions = token ? { headers: { Authorization: 'Bearer ' + token } } : {};
   const feedQuery = token ? '?access_token=' + encodeURIComponent(token) : '';
+  // The set-up page takes the token the same way.
+  document.getElementById('setup-link').href = '/setup.html' + location.hash;
 
   // The display engine's auto-pan settings, replaced by GET /api/display (LocationDisplaySettings).
   const AUTO_PAN = { wanderExtentFactor: 0.5, navigationPointHeightFactor: 0.125, initialZoomScale: null };
