@@ -35,7 +35,8 @@ import Testing
         let c = try configuration("bluedot")
         #expect(c.sources == [.hci("hci0", userChannel: false)])
         #expect(c.mode == .self)
-        #expect(c.venuePath == "/etc/bluedot/site.venue.json")
+        #expect(c.venuePath == "/var/lib/bluedot/site.venue.json", "in the state folder the set-up page saves to")
+        #expect(c.editable && c.devicesPath == "/var/lib/bluedot/devices.json")
         #expect(c.listen.isLoopback)
         #expect(!c.isReceiver)
     }
@@ -58,6 +59,16 @@ import Testing
         #expect(c.listen.isLoopback)
         // A self-mode gateway and a solver on one machine do not ask for the same port.
         #expect(c.listen.port != (try configuration("bluedot")).listen.port)
+        // Set up in the browser on the first run, saved to the instance's state folder.
+        #expect(c.editable && c.venuePath == "/var/lib/bluedot/solver-home/home.venue.json")
+    }
+
+    /// `systemctl reload` rereads the venue and the registry (SIGHUP) in the units that have them.
+    @Test func theGatewayAndTheSolverReloadOnHangup() throws {
+        for name in ["bluedot.service", "bluedot-solver@.service"] {
+            #expect(values("ExecReload", in: try unit(name)) == ["/bin/kill -HUP $MAINPID"], "\(name)")
+        }
+        #expect(values("ExecReload", in: try unit("bluedot-receiver@.service")).isEmpty, "a receiver has no venue")
     }
 
     @Test func eachUnitReadsTheConfigurationThePackageShipsForIt() throws {

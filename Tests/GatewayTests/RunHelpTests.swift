@@ -71,6 +71,11 @@ import Testing
           --record <file>         Record every HCI packet of a live scan to this btsnoop file.
           --token <token>         Bearer token for /api and /metrics (or BLUEDOT_TOKEN).
           --insecure              Allow a non-loopback --listen without a token.
+          --editable              Serve the set-up page (/setup) and take the venue and device registry it
+                                  saves (PUT /api/venue, /api/devices); the files may not exist yet
+                                  (default false: every save is refused with 403).
+          --bluez-keys <folder>   BlueZ's key folder, which the set-up page imports paired devices' IRKs
+                                  from (default /var/lib/bluetooth).
           --loop                  Replays start over when they end.
           --speed <factor>        Replay speed (1 = real time).
           --interval <seconds>    Seconds between fixes on each target's grid (default 1).
