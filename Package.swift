@@ -190,7 +190,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "HCI", "SystemIO", "Scanner", "Positioning", "Formats", "Devices", "LocationDisplay", "LocationBus",
-                "BeaconLocation", "GNSS", "BlueDotCore", "JSON", "Site", "HomeAssistant", "History",
+                "BeaconLocation", "GNSS", "BlueDotCore", "JSON", "Site", "HomeAssistant", "History", "CalibrationKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

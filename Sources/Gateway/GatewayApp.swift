@@ -77,8 +77,14 @@ public struct GatewayApp: Sendable {
         let presence = PresenceRule(venue: venue, awayAfterSeconds: configuration.awayAfterSeconds,
                                     awayAfterSecondsInside: configuration.awayAfterSecondsInside)
         let heard = first.isEmpty ? nil : HeardList(mode: configuration.mode, devices: devices, files: siteFiles, clock: clock)
+        let survey = first.isEmpty ? nil : SurveyCollector(mode: configuration.mode, clock: clock)
         var tap: (@Sendable (ObservationBatch) -> Void)?
-        if let heard { tap = { batch in heard.take(batch) } }
+        if let heard, let survey {
+            tap = { batch in
+                heard.take(batch)
+                survey.take(batch)
+            }
+        }
         let spine = GatewaySpine.make(
             mode: configuration.mode, inputs: first, venue: venue, engine: engine, clock: clock,
             restartDelaySeconds: 2, logger: logger, gnss: gnss, beacons: !first.isEmpty, presence: presence,
@@ -150,6 +156,7 @@ public struct GatewayApp: Sendable {
             rooms: rooms, history: history, siteFiles: siteFiles, calibration: learned, editable: configuration.editable,
             mode: configuration.mode.rawValue, bluezKeys: configuration.bluezKeysPath)
         dependencies.heard = heard
+        dependencies.survey = survey
         siteFiles.onChange { [weak siteFiles, hub, spine, rooms, site, devices, homeAssistant, learned, configuration] change in
             guard let siteFiles else { return }
             switch change {

@@ -9,6 +9,9 @@ package enum GatewayRoute: String, CaseIterable, Sendable {
     case venueFile = "/api/venue/file"
     case plan = "/api/venue/plan/{floor}"
     case setup = "/api/setup"
+    case accuracy = "/api/setup/accuracy"
+    case survey = "/api/setup/survey"
+    case fit = "/api/setup/fit"
     case heard = "/api/heard"
     case devices = "/api/devices"
     case bluezDevices = "/api/devices/bluez"
@@ -33,8 +36,8 @@ package enum GatewayRoute: String, CaseIterable, Sendable {
     /// the set-up page saves (`SetupRoutes`: refused with 403 unless the gateway is editable).
     package var methods: [HTTPRequest.Method] { takesPut ? [.get, .head, .put] : [.get, .head] }
 
-    /// Whether the route takes PUT: the venue, a floor's plan image and the device registry.
-    package var takesPut: Bool { self == .venue || self == .plan || self == .devices }
+    /// Whether the route takes PUT: the venue, a floor's plan image, the device registry and a survey point.
+    package var takesPut: Bool { self == .venue || self == .plan || self == .devices || self == .survey }
 
     /// The methods as an `Allow` header lists them (RFC 9110 §10.2.1).
     package var allowHeader: String { methods.map(\.rawValue).joined(separator: ", ") }

@@ -28,6 +28,8 @@ public enum GatewayRouter {
         public var editable: Bool
         /// What the gateway hears now (`/api/heard`), when it has inputs to hear.
         var heard: HeardList?
+        /// The quick calibration's survey points (`/api/setup/survey`), when it has inputs to hear.
+        var survey: SurveyCollector?
         /// BlueZ's key folder, for `/api/devices/bluez`.
         public var bluezKeys: String
         /// Self or tag mode, for the set-up page.
@@ -127,7 +129,7 @@ public enum GatewayRouter {
                 cached.withLock { $0 = (revision, text) }
                 return json(text)
             }
-        case .venueFile, .setup, .heard, .devices, .bluezDevices:
+        case .venueFile, .setup, .heard, .devices, .bluezDevices, .accuracy, .survey, .fit:
             return SetupRoutes.get(route, d)
         case .plan:
             return { _, context in
