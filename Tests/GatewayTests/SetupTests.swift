@@ -187,6 +187,82 @@ import Testing
         }
     }
 
+    /// The quick calibration: points recorded where the user stands (the request held while the clock runs), then
+    /// the anchors' models fitted from them, as `bluedot-calibrate fit` fits a survey; and the predicted-accuracy
+    /// map of the saved venue.
+    @Test(.timeLimit(.minutes(1))) func aQuickCalibrationFitsTheAnchorsFromPointsStoodAt() async throws {
+        let folder = try GatewayProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualClock(start: 1000)
+        let app = try Self.freshApp(folder: folder, clock: clock, seconds: 120)
+        let service = Task { try await app.locationService.run() }
+        let router = Application(router: GatewayRouter.build(app.dependencies))
+        try await router.test(.router) { client in
+            try await client.execute(uri: "/api/venue", method: .put, body: Self.body(Self.venueText)) {
+                #expect($0.status == .ok)
+            }
+            // The predicted accuracy of the saved venue: inside the ring of four anchors, bounded everywhere.
+            try await client.execute(uri: "/api/setup/accuracy?floor=0", method: .get) { response in
+                let map = try Self.object(response.body)
+                let points = try #require(map["points"] as? [[String: Any]])
+                #expect(points.count == (map["columns"] as? Int ?? 0) * (map["rows"] as? Int ?? 0) && !points.isEmpty)
+                let p50 = try #require(map["p50"] as? Double), p90 = try #require(map["p90"] as? Double)
+                #expect(p50 > 0 && p50 <= p90 && p90 < 5, "\(p50) \(p90)")
+                #expect(map["suggestion"] is [String: Any])
+            }
+            try await client.execute(uri: "/api/setup/accuracy?floor=1", method: .get) { response in
+                let map = try Self.object(response.body)
+                let points = try #require(map["points"] as? [[String: Any]])
+                #expect(points.allSatisfy { $0["crlb"] is NSNull }, "no anchors on floor 1")
+            }
+            // Tag mode records a device it hears: tag-1 is not enrolled, so not yet.
+            try await client.execute(uri: "/api/setup/survey", method: .put,
+                                     body: Self.body(#"{"x": 4, "y": 3, "seconds": 2, "target": "tag-1"}"#)) {
+                #expect($0.status == .badRequest)
+            }
+            try await client.execute(uri: "/api/setup/fit", method: .get) { #expect($0.status == .conflict) }
+            let registry = #"{"devices": [{"id": "tag-1", "name": "Tag", "address": "c0:11:22:33:44:55"}]}"#
+            try await client.execute(uri: "/api/devices", method: .put, body: Self.body(registry)) { #expect($0.status == .ok) }
+            // Two seconds more: the heard list has it as a device.
+            let enrolled = clock.now()
+            await GatewaySpineTests.drive(clock, sleepers: 3) { clock.now() >= enrolled + 2 }
+            try await client.execute(uri: "/api/heard", method: .get) { response in
+                #expect(String(buffer: response.body).contains(#"{"id":"tag-1","kind":"device","name":"Tag""#))
+            }
+            for (x, y) in [(4.0, 3.0), (4.5, 3.0), (4.0, 3.5)] {
+                let body = Self.body(#"{"x": \#(x), "y": \#(y), "seconds": 2, "target": "tag-1"}"#)
+                let done = LockedValue(false)
+                let recording = Task {
+                    defer { done.withLock { $0 = true } }
+                    return try await client.execute(uri: "/api/setup/survey", method: .put, body: body) { $0 }
+                }
+                // The request is held while the clock runs the recording's 2 s.
+                await GatewaySpineTests.drive(clock, sleepers: 3) { done.value }
+                let response = try await recording.value
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                let point = try #require(try Self.object(response.body)["point"] as? [String: Any])
+                #expect(point["anchors"] as? Int == 5, "the four anchors and the one the venue lacks")
+                #expect((point["samples"] as? Int ?? 0) >= 4 * 4, "2 s at 4 Hz from each anchor")
+            }
+            try await client.execute(uri: "/api/setup/survey", method: .get) { response in
+                let survey = try Self.object(response.body)
+                #expect((survey["points"] as? [Any])?.count == 3 && survey["recording"] as? Bool == false)
+            }
+            try await client.execute(uri: "/api/setup/fit", method: .get) { response in
+                #expect(response.status == .ok)
+                let fit = try Self.object(response.body)
+                #expect(fit["points"] as? Int == 3)
+                let venue = try #require(fit["venue"] as? [String: Any])
+                let anchors = try #require(venue["anchors"] as? [[String: Any]])
+                #expect(anchors.count == 4)
+                #expect(anchors.allSatisfy { ($0["calibration"] as? [String: Any])?["source"] as? String == "survey" })
+                #expect((fit["anchors"] as? [String: Any])?.count == 4)
+            }
+        }
+        service.cancel()
+        try await service.value
+    }
+
     @Test func aGatewayNotEditableSavesNothing() async throws {
         let fixture = try RouterFixture()
         let app = Application(router: GatewayRouter.build(fixture.dependencies()))

@@ -82,6 +82,12 @@ final class HeardList: Sendable {
         }
     }
 
+    /// Whether `id` is on the list now (heard within the window).
+    func hears(_ id: String) -> Bool {
+        let now = clock.now()
+        return state.withLock { s in s.entries[id].map { now - $0.at <= windowSeconds } ?? false }
+    }
+
     /// The list as JSON: `{"heard": [...], "strangers": N}`, strongest first.
     func json(names: [String: String]) -> String {
         let now = clock.now()

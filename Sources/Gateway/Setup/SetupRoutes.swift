@@ -219,6 +219,11 @@ enum SetupRoutes {
             guard case .string(let id) = given else { return GatewayRouter.problem(.badRequest, "target: an id") }
             target = id
         }
+        // Tag mode records a device the gateway hears now: one it does not would give an empty point.
+        if d.mode == "tag", let target, d.heard?.hears(target) != true {
+            return GatewayRouter.problem(.badRequest, "target: \(target.prefix(64)) is not heard now; enrol the device "
+                + "you carry (Devices) and keep it with you")
+        }
         do {
             let point = try await survey.record(x: x, y: y, floor: Int(floor), seconds: seconds, target: target)
             return GatewayRouter.json("{\"point\":" + pointJSON(point) + ",\"points\":\(survey.points.done.count)}")
