@@ -89,8 +89,10 @@ public struct GatewayApp: Sendable {
             mode: configuration.mode, inputs: first, venue: venue, engine: engine, clock: clock,
             restartDelaySeconds: 2, logger: logger, gnss: gnss, beacons: !first.isEmpty, presence: presence,
             waitsForAnchors: configuration.editable, tap: tap)
-        // The solver role: fixes go back to the site's broker, and the site's counters into the metrics.
+        // The solver role: fixes go back to the site's broker, and the site's counters into the metrics; the venue
+        // is kept there, retained, for viewers of many sites (formats.md, "A site over MQTT").
         let site = first.lazy.compactMap { $0 as? SiteSource }.first
+        if let site { site.client.keepPublished(Self.venueMessage(venue, site: site, directory: siteFiles.venueDirectory)) }
         let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
         var siteMetrics: SiteMetrics?
         if let site, let publisher { siteMetrics = SiteMetrics(metrics: metrics, site: site, publisher: publisher) }
@@ -169,6 +171,9 @@ public struct GatewayApp: Sendable {
                 hub.planBearingDegrees = venue.origin?.bearingDegrees ?? 0
                 devices.replace(anchorIDs: venue.anchors.map(\.id))
                 site?.use(knownReceivers: Set(venue.anchors.map(\.id)), measuredPower: SourceFactory.measuredPower(venue))
+                if let site {
+                    site.client.keepPublished(Self.venueMessage(venue, site: site, directory: siteFiles.venueDirectory))
+                }
             case .registry(let registry):
                 devices.replace(registry: registry, anchorIDs: siteFiles.venue.anchors.map(\.id))
             }
@@ -201,6 +206,12 @@ public struct GatewayApp: Sendable {
             return (Venue(name: name, anchors: []), false)
         }
         return (try VenueLoader.load(path: path), true)
+    }
+
+    /// The site's venue as its solver publishes it, retained: the venue file (plan images named relative to it).
+    static func venueMessage(_ venue: Venue, site: SiteSource, directory: String?) -> MQTTMessage {
+        MQTTMessage(topic: site.topics.venue, text: VenueWriter.json(venue, relativeTo: directory), qos: 1,
+                    retain: true)
     }
 
     /// Room names by room id, as Home Assistant's room sensor shows them.

@@ -32,4 +32,6 @@ public struct SiteTopics: Sendable, Hashable {
     public func location(target: String) -> String { "\(root)/locations/\(target)" }
     /// The solver's status: retained `online`, last will `offline`.
     public var solverStatus: String { "\(root)/status" }
+    /// The site's venue file as the solver uses it, retained (formats.md): a viewer of many sites needs no copy.
+    public var venue: String { "\(root)/venue" }
 }

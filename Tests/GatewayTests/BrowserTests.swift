@@ -130,12 +130,13 @@ extension GatewayProcessTests {
             let object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
             #expect(object?["ok"] as? Bool == true, "\(report)")
             let checks = object?["checks"] as? [String: Bool] ?? [:]
-            for name in ["scaled", "snapped", "anchors", "rooms", "reload", "fix", "irk"] {
+            for name in ["scaled", "snapped", "anchors", "rooms", "reload", "fix", "irk", "accuracyMap", "survey", "fit"] {
                 #expect(checks[name] == true, "\(name): \(report)")
             }
             #expect(object?["fixesBeforeSave"] as? Int == 0)
             #expect(((object?["irkError"] as? String) ?? "").contains("devices[0].irk"))
             print("set-up page: \(object?["clicksToSave"] ?? "?") clicks to save the venue, "
+                + "\(object?["clicksToCalibrate"] ?? "?") to calibrate from three points, "
                 + "\(object?["pageBytes"] ?? "?") bytes (setup.html, setup.js, setup.css)")
             // The venue as saved is the file on disk.
             let saved = try Data(contentsOf: folder.appendingPathComponent("venue.json"))

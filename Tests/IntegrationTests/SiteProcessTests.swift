@@ -189,6 +189,15 @@ struct SiteProcessTests {
             #expect(families.contains(family), "\(family) in \(families.sorted())")
         }
 
+        // The solver keeps its venue on the broker, retained, for viewers of many sites.
+        // (The venue file's lines are the message's lines.)
+        let published = try broker.subscribe("bluedot/vs/venue", count: 1).joined(separator: "\n")
+        let venueText = try String(contentsOfFile: venuePath, encoding: .utf8)
+        let venueName = try #require(
+            (try JSONSerialization.jsonObject(with: Data(venueText.utf8)) as? [String: Any])?["name"] as? String)
+        #expect(published.hasPrefix("bluedot/vs/venue {"))
+        #expect(published.contains(#""name": "\#(venueName)""#), "\(published)")
+
         // The broker is killed and restarted: receivers and solver are back within 5 s.
         broker.kill()
         let killedAt = SystemClock().now()
@@ -201,6 +210,8 @@ struct SiteProcessTests {
         print("broker down \(restartedAt - killedAt) s; first current fix \(resumed) s after it was back")
         #expect(resumed < 5)
         #expect(solver.isRunning && receivers.values.allSatisfy(\.isRunning), "no crash")
+        // A broker that forgot the retained venue (no persistence) has it again from the solver's reconnect.
+        #expect(try broker.subscribe("bluedot/vs/venue", count: 1).joined(separator: "\n") == published)
 
         // The solver killed and started again: back to current fixes of every tag, and to its accuracy, in seconds.
         solver.kill()

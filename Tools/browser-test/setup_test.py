@@ -16,8 +16,16 @@ it drives the page in Debian's headless chromium (through chromium-driver and se
 - saves, then checks GET /api/venue (the map's document) has those anchors (within 0.3 m), rooms and the exit,
   that a reload shows them again, and that GET /api/locations, empty before the save, gives a fix within
   `--fix-seconds` of it;
+- turns the accuracy map on: cells are drawn (on the canvas too) and the p50 / p90 shown are GET
+  /api/setup/accuracy's;
 - adds a device with a bad IRK (31 hex digits), saves the devices and checks the error is shown beside that field;
-- reports the clicks the page counted and the page's weight (setup.html + setup.js + setup.css as served).
+- the quick calibration: removes that device, enrols the replay's tag (`--tag`, which the observation file names
+  as-is) and saves the devices; once the heard list has it as a device, picks it as the one carried, sets the
+  recording to `--survey-seconds`, records 3 places by Record here and a click on the plan each, fits and applies;
+  then GET /api/venue/file must have the fitted anchors with `calibration.source == "survey"` and the fit's values,
+  and the accuracy map is drawn again from the calibrated venue;
+- reports the clicks the page counted (in all, to save the venue, and to calibrate) and the page's weight
+  (setup.html + setup.js + setup.css as served).
 Prints one JSON line with what it saw; exit 0 on pass, 1 on failure, 2 when the browser cannot start.
 
     setup_test.py --url http://127.0.0.1:8080/ --plan Tools/browser-test/setup-plan.png \\
@@ -41,6 +49,8 @@ import urllib.request
 import chromium
 
 BAD_IRK = "ec0234a357c8ad05341010a60a397d9"  # 31 hex digits
+TAG = "e78f135624ce"  # the BOUN replay's tag, named as-is by the observation file
+SURVEY_PLACES = [[4.0, 3.0], [16.5, 4.0], [11.0, 13.5], [3.5, 12.5], [17.0, 14.0], [6.0, 8.0]]  # tried in order
 ROOMS = [  # name, corners (the demo lab's workshop and server room), exit
     ("Workshop", [[0.0, 0.0], [6.2, 0.0], [6.2, 5.4], [0.0, 5.4]], False),
     ("Server room", [[14.46, 0.0], [20.66, 0.0], [20.66, 5.4], [14.46, 5.4]], True),
@@ -56,6 +66,8 @@ def main() -> int:
     parser.add_argument("--anchors", type=int, default=4, help="how many heard receivers to place")
     parser.add_argument("--tolerance", type=float, default=0.3, help="metres an anchor may be off its reference")
     parser.add_argument("--fix-seconds", type=float, default=30.0)
+    parser.add_argument("--tag", default=TAG, help="the device carried for the quick calibration")
+    parser.add_argument("--survey-seconds", type=int, default=3, help="how long each place records")
     parser.add_argument("--token")
     parser.add_argument("--screenshot")
     chromium.add_arguments(parser)
@@ -73,6 +85,7 @@ def main() -> int:
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
         from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.support.ui import Select
 
         page = lambda script: driver.execute_script("return window.bluedotSetup." + script)  # noqa: E731
 
@@ -207,6 +220,29 @@ def main() -> int:
         report["fixAfterSeconds"] = round(time.time() - saved_at, 1) if fix else None
         report["fix"] = {k: fix.get(k) for k in ("target", "x", "y", "horizontalAccuracy", "anchors")} if fix else None
 
+        # The accuracy map of the saved venue: cells drawn on the canvas, and the figures the server gives.
+        click("accuracy-toggle")
+        shown_map = wait(lambda: (lambda a: a if a and a["cells"] else None)(page("accuracy()")), seconds=15,
+                         what="the accuracy map")
+        served_map = json.loads(fetch("/api/setup/accuracy?floor=0"))
+        cells = [c for c in served_map["points"] if isinstance(c.get("x"), (int, float))]
+        painted = driver.execute_script(
+            "const c = document.querySelector('.leaflet-bd-accuracy-pane canvas'); if (!c) return 0;"
+            " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;"
+            " for (let i = 3; i < d.length; i += 16) if (d[i] > 0) n += 1; return n;")
+        legend = driver.find_elements(By.ID, "accuracy-legend")
+        figures = driver.find_element(By.ID, "accuracy-figures").text
+        report["accuracyMap"] = {
+            "p50": served_map["p50"], "p90": served_map["p90"], "cellMeters": served_map["cellMeters"],
+            "cells": shown_map["cells"], "servedCells": len(cells),
+            "noFix": sum(1 for c in cells if c.get("crlb") is None), "paintedPixels": painted,
+            "suggestion": served_map.get("suggestion"), "shown": figures}
+        accuracy_ok = (shown_map["cells"] == len(cells) > 0 and painted > 0 and bool(legend)
+                       and legend[0].is_displayed() and shown_map["p50"] == served_map["p50"]
+                       and shown_map["p90"] == served_map["p90"]
+                       and f"{round(served_map['p50'], 1)} m" in figures and f"{round(served_map['p90'], 1)} m" in figures
+                       and (served_map.get("suggestion") is None) == (page("counts().suggestion") == 0))
+
         # A bad IRK: the error is shown beside that field.
         click("device-add")
         row = page("counts().devices") - 1
@@ -223,13 +259,87 @@ def main() -> int:
         report["irkError"] = message
         irk_ok = bool(message) and "irk" in message
 
+        # The quick calibration. First the tag carried is enrolled (the bad device removed), and heard as a device.
+        clicks_at = page("clicks()")
+        click(f"device-{row}-remove")
+        click("device-add")
+        row = page("counts().devices") - 1
+        type_into(f"device-{row}-id", args.tag)
+        type_into(f"device-{row}-name", "BOUN tag")
+        click("devices-save")
+        # Saved when the gateway serves it (the page's status line may already say something newer).
+        wait(lambda: any(d.get("id") == args.tag for d in json.loads(fetch("/api/devices")).get("devices", [])),
+             what="the devices to save")
+        wait(lambda: any(h["id"] == args.tag and h["kind"] == "device" for h in page("heard().heard")), seconds=20,
+             what=f"{args.tag} heard as a device")
+        wait(lambda: driver.find_element(By.ID, "survey-target-row").is_displayed(), what="the survey's device list")
+        if page("survey().target") != args.tag:
+            Select(driver.find_element(By.ID, "survey-target")).select_by_value(args.tag)
+        report["clicksToEnrol"] = page("clicks()") - clicks_at
+        type_into("survey-seconds", str(args.survey_seconds))
+        clicks_at = page("clicks()")
+        # Three places of the plan, clear of the markers (anchors, the suggestion) that would take the click.
+        taken = [[a["x"], a["y"]] for a in page("venue().anchors")]
+        if served_map.get("suggestion"):
+            taken.append([served_map["suggestion"]["x"], served_map["suggestion"]["y"]])
+        places = [p for p in SURVEY_PLACES if all(math.hypot(p[0] - t[0], p[1] - t[1]) > 1.0 for t in taken)][:3]
+        for n, (x, y) in enumerate(places):
+            click("survey-record")
+            click_plan(x, y)
+            wait(lambda: page("survey().recording"), seconds=3, what="the recording to start")
+            countdown = driver.find_element(By.ID, "survey-countdown").text
+            wait(lambda: not page("survey().recording") and len(page("survey().points")) == n + 1,
+                 seconds=args.survey_seconds + 10, what=f"place {n + 1} to be recorded")
+            if page("survey().error"):
+                raise AssertionError("survey: " + page("survey().error"))
+            if n == 0:
+                report["countdownShown"] = countdown
+        points = page("survey().points")
+        report["surveyPoints"] = [{k: p.get(k) for k in ("x", "y", "samples", "anchors")} for p in points]
+        served_points = json.loads(fetch("/api/setup/survey"))["points"]
+        survey_ok = (len(points) == 3 and len(served_points) == 3 and page("counts().surveyMarkers") == 3
+                     and all(p["samples"] > 0 and p["anchors"] >= 2 for p in points)
+                     and all(abs(p["x"] - q[0]) < 0.05 and abs(p["y"] - q[1]) < 0.05 for p, q in zip(points, places))
+                     and "hold still" in report.get("countdownShown", ""))
+
+        # Fit, then Apply (which saves the venue): the venue file has the fitted models.
+        wait(lambda: driver.find_element(By.ID, "survey-fit").is_enabled(), what="Fit to be enabled")
+        click("survey-fit")
+        fit = wait(lambda: page("fit()") or page("survey().error"), seconds=15, what="the fit")
+        if isinstance(fit, str):
+            raise AssertionError("fit: " + fit)
+        click("survey-apply")
+        wait(lambda: "calibration applied" in driver.find_element(By.ID, "status").text, seconds=15,
+             what="the calibration to be applied and saved")
+        report["clicksToCalibrate"] = page("clicks()") - clicks_at
+        fitted = {a["id"]: a for a in fit["venue"]["anchors"]}
+        saved_file = json.loads(fetch("/api/venue/file"))
+        report["fitted"] = {}
+        fit_ok = bool(saved_file["anchors"])
+        for anchor in saved_file["anchors"]:
+            source = fitted.get(anchor["id"], {})
+            result = fit["anchors"].get(anchor["id"], {})
+            report["fitted"][anchor["id"]] = {
+                "measuredPower": anchor.get("measuredPower"), "pathLossExponent": anchor.get("pathLossExponent"),
+                "shadowingSigma": anchor.get("shadowingSigma"), "flags": result.get("flags"),
+                "source": (anchor.get("calibration") or {}).get("source")}
+            fit_ok = fit_ok and (anchor.get("calibration") or {}).get("source") == "survey" and all(
+                anchor.get(k) == source.get(k) for k in ("measuredPower", "pathLossExponent", "shadowingSigma"))
+        report["fitPoints"], report["fitSamples"] = fit.get("points"), fit.get("samples")
+        after = page("accuracy()")
+        served_after = json.loads(fetch("/api/setup/accuracy?floor=0"))
+        report["accuracyAfterFit"] = {"p50": served_after["p50"], "p90": served_after["p90"],
+                                      "shownP90": after and after["p90"]}
+        accuracy_ok = accuracy_ok and bool(after) and after["p90"] == served_after["p90"] and after["cells"] > 0
+
         report["clicks"] = clicks_before + page("clicks()")
         report["pageBytes"] = sum(len(fetch(path)) for path in ("/setup.html", "/setup.js", "/setup.css"))
         if args.screenshot:
             os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
             driver.save_screenshot(args.screenshot)
         report["checks"] = {"scaled": scaled, "snapped": snapped, "anchors": anchors_ok, "rooms": rooms_ok,
-                            "reload": bool(reload_ok), "fix": bool(fix) and fixes_before == 0, "irk": irk_ok}
+                            "reload": bool(reload_ok), "fix": bool(fix) and fixes_before == 0, "irk": irk_ok,
+                            "accuracyMap": bool(accuracy_ok), "survey": bool(survey_ok), "fit": bool(fit_ok)}
         report["ok"] = all(report["checks"].values())
 
     return chromium.run_check(args, check)

@@ -1,5 +1,6 @@
 // BlueDot set-up page: edits the venue file (floors and their plans, the geographic origin, anchors, rooms) and the
-// device registry through the gateway's set-up routes, then saves them back. The venue object is edited in place,
+// device registry through the gateway's set-up routes, then saves them back. It also shows the predicted accuracy
+// of the saved venue over the plan, and runs a quick calibration (record a few places, fit, apply). The venue object is edited in place,
 // so members this page does not know (model, notes, an anchor's measuredPower) are saved as they came. The map is
 // metric like the map page's (L.CRS.Simple: 1 unit = 1 m, lat = y, lng = x).
 (function () {
@@ -19,15 +20,21 @@
 
   const state = {
     ready: false, editable: false, venue: null, registry: { devices: [] }, floor: 0,
-    mode: null,        // null, 'scale', 'align', 'place', 'room' or 'room-name'
+    mode: null,        // null, 'scale', 'align', 'place', 'room', 'room-name' or 'survey'
     pending: [],       // the points clicked for the mode: [x, y] in venue metres
     selected: null,    // the anchor id to place with the next click on the plan
     heard: [], strangers: 0,
     plans: new Map(),  // floor -> { image (its file name), url (a blob URL), width, height } as shown
     clicks: 0,
+    gatewayMode: null, // the gateway's mode: 'self' or 'tag'
+    accuracyOn: false,
+    accuracy: null,    // GET /api/setup/accuracy's answer for the floor shown
+    accuracyError: null,
+    survey: { points: [], recording: false, busy: null, fit: null, target: '' },
   };
-  let map, planOverlay = null;
+  let map, planOverlay = null, accuracyRenderer = null, legend = null;
   const anchorLayer = L.layerGroup(), roomLayer = L.layerGroup(), draftLayer = L.layerGroup();
+  const accuracyLayer = L.layerGroup(), suggestionLayer = L.layerGroup(), surveyLayer = L.layerGroup();
 
   // ---- clicks: every press of the mouse and every Enter that commits a field, for "how many clicks to set up" ----
   const count = (event) => {
@@ -214,10 +221,13 @@
   function showHint() {
     let text = 'Pick an anchor heard, draw a room, or scale the plan';
     if (state.mode === 'place') text = `Click the plan where ${state.selected} is`;
+    else if (state.mode === 'survey') text = `Click the plan where you stand, then hold still for ${surveySeconds()} s`;
+    else if (state.survey.busy) text = state.survey.busy.hint;
     else if (HINTS[state.mode]) text = HINTS[state.mode][Math.min(state.pending.length, HINTS[state.mode].length - 1)];
     el('hint-text').textContent = text;
     el('mode-cancel').hidden = !state.mode;
     el('room-finish').disabled = !(state.mode === 'room' && state.pending.length >= 3);
+    el('survey-record').classList.toggle('bd-armed', state.mode === 'survey');
   }
 
   function onMapClick(event) {
@@ -241,6 +251,9 @@
       return;
     } else if (state.mode === 'room') {
       addCorner(event.latlng);
+      return;
+    } else if (state.mode === 'survey') {
+      recordAt([round(at[0]), round(at[1])]);
       return;
     }
     drawDraft();
@@ -270,6 +283,8 @@
     renderFloors();
     redraw();
     fitFloor();
+    drawSurvey();
+    if (state.accuracyOn) loadAccuracy();
   }
 
   function addFloor() {
@@ -435,6 +450,7 @@
     }
     el('heard-strangers').textContent = state.heard.length === 0 && !state.strangers ? 'nothing heard yet'
       : state.strangers ? `and ${state.strangers} reports from devices not enrolled` : '';
+    renderSurveyTargets();
   }
 
   function pickAnchor(id) {
@@ -692,6 +708,7 @@
     redraw();
   }
 
+  // Saves the venue; true when saved. The accuracy map, of the saved venue, is drawn again.
   async function saveVenue() {
     clearErrors();
     setStatus('saving…');
@@ -699,10 +716,12 @@
     if (!response.ok) {
       setStatus('venue not saved', true);
       showError(response.data.error || 'HTTP ' + response.status, response.data.field);
-      return;
+      return false;
     }
     await loadVenue();
     setStatus(`saved: ${response.data.anchors} anchors, ${response.data.rooms} rooms`);
+    if (state.accuracyOn) await loadAccuracy();
+    return true;
   }
 
   async function loadDevices() {
@@ -710,6 +729,344 @@
     state.registry = response.ok && Array.isArray(response.data.devices) ? response.data : { devices: [] };
     if (!response.ok) showTopError('GET /api/devices: ' + (response.data.error || response.status));
     renderDevices();
+  }
+
+  // ---- the predicted accuracy of the saved venue: a grid of cells over the plan, coloured by the bound ----
+  const ACCURACY_CLASSES = [  // upper bound (m), colour, legend text
+    [1, '#1e9e48', 'under 1 m'], [2, '#f2c12e', '1 – 2 m'], [4, '#f08424', '2 – 4 m'], [Infinity, '#d93025', 'over 4 m'],
+  ];
+  let accuracySequence = 0, hatch = null;
+
+  // Where fewer than 2 anchors are heard: grey stripes (a canvas pattern is a fill style like a colour).
+  function noFixFill() {
+    if (hatch) return hatch;
+    const tile = document.createElement('canvas');
+    tile.width = tile.height = 6;
+    const ctx = tile.getContext('2d');
+    ctx.fillStyle = '#e8eaed';
+    ctx.fillRect(0, 0, 6, 6);
+    ctx.strokeStyle = '#80868b';
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(-1, 7); ctx.lineTo(7, -1);
+    ctx.moveTo(5, 7); ctx.lineTo(7, 5);
+    ctx.moveTo(-1, 1); ctx.lineTo(1, -1);
+    ctx.stroke();
+    hatch = ctx.createPattern(tile, 'repeat') || '#9aa0a6';
+    return hatch;
+  }
+
+  const accuracyColour = (crlb) => ACCURACY_CLASSES.find(([high]) => crlb < high)[1];
+  const metres = (value) => (Number.isFinite(value) ? `${round(value, 1)} m` : '–');
+
+  async function loadAccuracy() {
+    const sequence = ++accuracySequence, floor = state.floor;
+    el('accuracy-figures').textContent = 'loading…';
+    let response;
+    try { response = await api('GET', '/api/setup/accuracy?floor=' + floor); } catch (error) {
+      response = { ok: false, status: 0, data: { error: error.message } };
+    }
+    if (sequence !== accuracySequence || !state.accuracyOn) return;
+    state.accuracy = response.ok ? response.data : null;
+    state.accuracyError = response.ok ? null : (response.data.error || 'HTTP ' + response.status);
+    drawAccuracy();
+  }
+
+  function drawAccuracy() {
+    accuracyLayer.clearLayers();
+    suggestionLayer.clearLayers();
+    const data = state.accuracyOn ? state.accuracy : null;
+    const figures = el('accuracy-figures'), note = el('accuracy-note');
+    note.hidden = true;
+    if (legend) legend.remove();
+    legend = null;
+    if (!state.accuracyOn) { figures.textContent = ''; return; }
+    if (!data) {
+      figures.textContent = '';
+      if (state.accuracyError) { note.textContent = 'No accuracy map: ' + state.accuracyError; note.hidden = false; }
+      return;
+    }
+    const half = (Number(data.cellMeters) || 0.5) / 2;
+    let cells = 0, noFix = 0;
+    for (const cell of data.points || []) {
+      if (!Number.isFinite(cell.x) || !Number.isFinite(cell.y)) continue;
+      const known = Number.isFinite(cell.crlb);
+      if (!known) noFix += 1;
+      L.rectangle(L.latLngBounds(toLatLng([cell.x - half, cell.y - half]), toLatLng([cell.x + half, cell.y + half])), {
+        renderer: accuracyRenderer, interactive: false, stroke: false,
+        fillColor: known ? accuracyColour(cell.crlb) : noFixFill(), fillOpacity: known ? 0.42 : 0.5,
+      }).addTo(accuracyLayer);
+      cells += 1;
+    }
+    figures.textContent = `half the floor within ${metres(data.p50)}, 90 % within ${metres(data.p90)}`;
+    figures.dataset.p50 = data.p50;
+    figures.dataset.p90 = data.p90;
+    const s = data.suggestion;
+    let suggestion = '';
+    if (s && Number.isFinite(s.x) && Number.isFinite(s.y)) {
+      const fine = (value) => (Number.isFinite(value) ? `${round(value, 2)} m` : '–');
+      suggestion = `One more anchor at (${round(s.x, 1)}, ${round(s.y, 1)}) would help most: 90 % within `
+        + `${fine(s.p90After)} instead of ${fine(data.p90)}.`;
+      const icon = L.divIcon({ className: 'bd-suggestion', iconSize: [20, 20], html: '+' });
+      const marker = L.marker(toLatLng([s.x, s.y]), { icon, keyboard: false, interactive: true });
+      marker.bindTooltip(`One more anchor here: p90 ${fine(data.p90)} → ${fine(s.p90After)}`,
+        { direction: 'top', offset: [0, -10] });
+      marker.addTo(suggestionLayer);
+    }
+    const cellsNote = `Cells of ${round(half * 2, 2)} m; ${noFix ? `${noFix} where fewer than 2 anchors reach (striped)` : 'no fix missing'}. `;
+    note.textContent = cellsNote + suggestion + ' This is the saved venue: save to see a change.';
+    note.hidden = false;
+    legend = L.control({ position: 'bottomright' });
+    legend.onAdd = () => {
+      const box = L.DomUtil.create('div', 'bd-legend');
+      box.id = 'accuracy-legend';
+      const title = document.createElement('b');
+      title.textContent = 'Predicted accuracy (saved venue)';
+      box.appendChild(title);
+      const line = (swatch, text) => {
+        const row = document.createElement('div');
+        const i = document.createElement('i');
+        if (swatch) i.style.background = swatch; else i.className = 'bd-none';
+        row.append(i, text);
+        box.appendChild(row);
+      };
+      for (const [, colour, text] of ACCURACY_CLASSES) line(colour, text);
+      line(null, 'no fix (< 2 anchors)');
+      const summary = document.createElement('div');
+      summary.textContent = `p50 ${metres(data.p50)} · p90 ${metres(data.p90)}`;
+      box.appendChild(summary);
+      return box;
+    };
+    legend.addTo(map);
+    return cells;
+  }
+
+  function toggleAccuracy() {
+    state.accuracyOn = el('accuracy-toggle').checked;
+    if (state.accuracyOn) loadAccuracy(); else { accuracySequence += 1; state.accuracy = null; drawAccuracy(); }
+  }
+
+  // ---- quick calibration: points recorded where the user stands, a fit of the anchors' models, applied ----
+  function surveySeconds() {
+    const seconds = Number(el('survey-seconds').value);
+    return Number.isFinite(seconds) && seconds >= 2 && seconds <= 30 ? seconds : 10;
+  }
+
+  function surveyProblem(text) {
+    el('survey-error').textContent = text;
+    el('survey-error').hidden = !text;
+  }
+
+  // Tag mode: the devices and beacons heard, one of which the user carries. The pick is kept while it is not heard.
+  function renderSurveyTargets() {
+    const tag = state.gatewayMode === 'tag';
+    const select = el('survey-target');
+    const heard = state.heard.filter((h) => h.kind === 'device' || h.kind === 'beacon');
+    if (tag && !state.survey.target && heard.length === 1) state.survey.target = heard[0].id;
+    const ids = heard.map((h) => h.id);
+    if (state.survey.target && !ids.includes(state.survey.target)) ids.push(state.survey.target);
+    el('survey-target-row').hidden = !tag || !ids.length;
+    const none = el('survey-target-none');
+    none.hidden = tag ? ids.length > 0 : false;
+    none.textContent = tag
+      ? 'No enrolled device is heard. Enrol the tag or phone you will carry in Devices (above), save the devices, '
+        + 'and switch it on: it is listed here once heard.'
+      : 'The gateway itself is recorded: carry it to each place.';
+    const key = ids.join('\n') + '|' + heard.map((h) => h.name || '').join('\n');
+    if (select.dataset.key !== key) {
+      select.dataset.key = key;
+      select.textContent = '';
+      if (!state.survey.target) select.appendChild(new Option('pick the one you carry', ''));
+      for (const id of ids) {
+        const entry = heard.find((h) => h.id === id);
+        const label = entry ? `${entry.name && entry.name !== id ? entry.name + ' · ' : ''}${id} (${entry.kind})`
+          : `${id} (not heard now)`;
+        select.appendChild(new Option(label, id));
+      }
+    }
+    if (select.value !== state.survey.target) select.value = state.survey.target;
+  }
+
+  let surveyWatch = null;
+
+  async function loadSurvey() {
+    const response = await api('GET', '/api/setup/survey');
+    if (!response.ok) { surveyProblem('Recorded places: ' + (response.data.error || 'HTTP ' + response.status)); return; }
+    state.survey.points = Array.isArray(response.data.points) ? response.data.points : [];
+    state.survey.recording = !!response.data.recording;
+    renderSurvey();
+    // A place recorded from elsewhere (another browser): its point is listed when it is done.
+    if (state.survey.recording && !state.survey.busy && !surveyWatch) {
+      surveyWatch = setTimeout(() => { surveyWatch = null; loadSurvey(); }, 2000);
+    }
+  }
+
+  function armSurvey() {
+    if (state.mode === 'survey') { setMode(null); return; }
+    surveyProblem('');
+    if (state.survey.busy) return;
+    const text = el('survey-seconds').value.trim(), seconds = Number(text);
+    if (!(Number.isFinite(seconds) && seconds >= 2 && seconds <= 30)) {
+      surveyProblem('Recording time: 2 to 30 seconds');
+      return;
+    }
+    if (state.gatewayMode === 'tag' && !state.survey.target) {
+      surveyProblem('Pick the device you carry first (enrol it in Devices if it is not listed).');
+      return;
+    }
+    setMode('survey');
+  }
+
+  // Records the place clicked: the request is held for the recording's seconds, a countdown meanwhile.
+  async function recordAt([x, y]) {
+    const seconds = surveySeconds();
+    setMode(null);
+    surveyProblem('');
+    const body = { x, y, floor: state.floor, seconds };
+    if (state.gatewayMode === 'tag') body.target = state.survey.target;
+    const started = Date.now();
+    const busy = state.survey.busy = { x, y, floor: state.floor, hint: '' };
+    const countdown = el('survey-countdown');
+    countdown.classList.remove('bd-empty');
+    const tick = () => {
+      const left = Math.ceil(seconds - (Date.now() - started) / 1000);
+      busy.hint = left > 0 ? `Recording at (${x}, ${y}): hold still, ${left} s` : `Recording at (${x}, ${y}): finishing…`;
+      countdown.textContent = left > 0 ? `hold still: ${left} s` : 'finishing…';
+      showHint();
+    };
+    tick();
+    const timer = setInterval(tick, 250);
+    renderSurvey();
+    let response;
+    try { response = await api('PUT', '/api/setup/survey', body); } catch (error) {
+      response = { ok: false, status: 0, data: { error: error.message } };
+    }
+    clearInterval(timer);
+    state.survey.busy = null;
+    countdown.textContent = '';
+    showHint();
+    if (!response.ok) {
+      const reason = response.data.error || 'HTTP ' + response.status;
+      surveyProblem(response.status === 409 ? `Not recorded: ${reason}. Wait for it to finish, then record again.`
+        : `Not recorded: ${reason}`);
+      await loadSurvey();
+      return;
+    }
+    const point = response.data.point || body;
+    if (!point.samples) {
+      countdown.textContent = 'nothing heard there';
+      countdown.classList.add('bd-empty');
+      surveyProblem(`Nothing was heard at (${x}, ${y}) in ${seconds} s: is ${body.target || 'the gateway'} with you and on? `
+        + 'The place is kept but adds nothing to the fit.');
+    } else {
+      countdown.textContent = `recorded: ${point.samples} samples from ${point.anchors} anchors`;
+    }
+    setStatus(response.data.points ? `place ${response.data.points} recorded` : 'place recorded');
+    await loadSurvey();
+  }
+
+  function drawSurvey() {
+    surveyLayer.clearLayers();
+    const marker = (point, className, text) => {
+      const m = L.circleMarker(toLatLng([point.x, point.y]), { radius: 7, className, interactive: true });
+      m.bindTooltip(text, { direction: 'top', offset: [0, -6] });
+      m.addTo(surveyLayer);
+    };
+    state.survey.points.forEach((point, i) => {
+      if (!onFloor(point)) return;
+      const empty = !point.samples;
+      marker(point, 'bd-survey-point' + (empty ? ' bd-empty' : ''),
+        `Place ${i + 1}: ${point.samples || 0} samples, ${point.anchors || 0} anchors` + (empty ? ' (nothing heard)' : ''));
+    });
+    const busy = state.survey.busy;
+    if (busy && busy.floor === state.floor) marker(busy, 'bd-survey-point bd-recording', 'Recording here');
+  }
+
+  function renderSurvey() {
+    const list = el('survey-points');
+    list.textContent = '';
+    state.survey.points.forEach((point, i) => {
+      const item = document.createElement('li');
+      item.id = 'survey-point-' + i;
+      const empty = !point.samples;
+      item.className = empty ? 'bd-empty' : '';
+      item.textContent = `${i + 1}. (${round(point.x, 2)}, ${round(point.y, 2)}) floor ${point.floor}: `
+        + (empty ? 'nothing heard: record it again' : `${point.samples} samples from ${point.anchors} anchors`);
+      list.appendChild(item);
+    });
+    if (state.survey.recording && !state.survey.busy) {
+      const item = document.createElement('li');
+      item.className = 'muted';
+      item.textContent = 'A place is being recorded from elsewhere…';
+      list.appendChild(item);
+    }
+    el('survey-record').disabled = !!state.survey.busy;
+    const enough = state.survey.points.length >= 3;
+    el('survey-fit').disabled = !enough || !!state.survey.busy;
+    el('survey-fit').title = enough ? 'Fit the anchors\' models from the places recorded'
+      : `From 3 recorded places on (${state.survey.points.length} so far)`;
+    drawSurvey();
+  }
+
+  async function fitSurvey() {
+    surveyProblem('');
+    el('survey-fit-summary').textContent = 'fitting…';
+    const response = await api('GET', '/api/setup/fit');
+    state.survey.fit = response.ok ? response.data : null;
+    el('survey-fit-summary').textContent = '';
+    if (!response.ok) {
+      surveyProblem('Fit: ' + (response.data.error || 'HTTP ' + response.status));
+      renderFit();
+      return;
+    }
+    renderFit();
+  }
+
+  function renderFit() {
+    const fit = state.survey.fit, table = el('fit-table'), body = table.tBodies[0];
+    body.textContent = '';
+    table.hidden = !fit;
+    el('survey-apply').hidden = !fit;
+    if (!fit) return;
+    const results = fit.anchors || {};
+    const ids = Object.keys(results).sort();
+    for (const id of ids) {
+      const r = results[id] || {};
+      const flags = document.createElement('span');
+      flags.className = r.flags && r.flags.length ? 'bd-flag' : 'muted';
+      flags.textContent = r.flags && r.flags.length ? r.flags.join(', ') : 'ok';
+      body.appendChild(row('fit-row-' + id, [id,
+        Number.isFinite(r.measuredPower) ? `${round(r.measuredPower, 1)} dBm` : '–',
+        Number.isFinite(r.pathLossExponent) ? String(round(r.pathLossExponent, 2)) : '–', flags]));
+    }
+    el('survey-fit-summary').textContent = `${ids.length} anchors from ${fit.points} places, ${fit.samples} samples`;
+    el('survey-apply').disabled = false;
+  }
+
+  // Copies the fitted members into the edited venue's anchors of the same id, then saves the venue.
+  async function applyFit() {
+    const fit = state.survey.fit;
+    if (!fit || !fit.venue || !Array.isArray(fit.venue.anchors)) return;
+    surveyProblem('');
+    const fitted = new Map(fit.venue.anchors.map((a) => [a.id, a]));
+    let applied = 0;
+    for (const anchor of state.venue.anchors) {
+      const source = fitted.get(anchor.id);
+      if (!source) continue;
+      for (const key of ['measuredPower', 'pathLossExponent', 'shadowingSigma', 'calibration']) {
+        if (source[key] !== undefined) anchor[key] = copy(source[key]);
+      }
+      applied += 1;
+    }
+    if (!applied) { surveyProblem('None of the fitted anchors is in the venue being edited.'); return; }
+    el('survey-apply').disabled = true;
+    if (await saveVenue()) {
+      setStatus(`calibration applied to ${applied} anchors and saved`);
+      el('survey-fit-summary').textContent = `applied to ${applied} anchors and saved`;
+    } else {
+      el('survey-apply').disabled = false;
+      surveyProblem('Applied to the venue being edited, but it was not saved: see the error above.');
+    }
   }
 
   // ---- wiring ----
@@ -760,6 +1117,11 @@
     });
     el('devices-bluez').addEventListener('click', importBlueZ);
     el('devices-save').addEventListener('click', saveDevices);
+    el('accuracy-toggle').addEventListener('change', toggleAccuracy);
+    el('survey-target').addEventListener('change', () => { state.survey.target = el('survey-target').value; });
+    el('survey-record').addEventListener('click', armSurvey);
+    el('survey-fit').addEventListener('click', fitSurvey);
+    el('survey-apply').addEventListener('click', applyFit);
   }
 
   async function start() {
@@ -767,6 +1129,7 @@
     const setup = await api('GET', '/api/setup');
     if (!setup.ok) throw new Error('GET /api/setup: ' + (setup.data.error || setup.status));
     state.editable = !!setup.data.editable;
+    state.gatewayMode = setup.data.mode || null;
     if (!state.editable) {
       el('notice-how').textContent = setup.data.howToEnable || '';
       el('notice').hidden = false;
@@ -777,8 +1140,14 @@
     el('venue-save').hidden = false;
     map = L.map('map', { crs: L.CRS.Simple, minZoom: -3, maxZoom: 8, zoomSnap: 0.25, doubleClickZoom: false,
       attributionControl: false }).setView([7.5, 10], 4);  // a view at once: layers draw only on a map with one
+    // The accuracy cells: one canvas above the plan and the rooms, under the markers; clicks go through it.
+    map.createPane('bd-accuracy').style.zIndex = 450;
+    accuracyRenderer = L.canvas({ pane: 'bd-accuracy', padding: 0.3 });
+    accuracyLayer.addTo(map);
     roomLayer.addTo(map);
     anchorLayer.addTo(map);
+    surveyLayer.addTo(map);
+    suggestionLayer.addTo(map);
     draftLayer.addTo(map);
     map.on('click', onMapClick);
     wire();
@@ -786,6 +1155,7 @@
     await loadVenue();
     fitFloor();
     await loadDevices();
+    await loadSurvey();
     pollHeard();
     state.ready = true;
   }
@@ -812,7 +1182,23 @@
       markers: anchorLayer.getLayers().length,
       roomShapes: roomLayer.getLayers().length,
       plan: !!planOverlay,
+      accuracyCells: accuracyLayer.getLayers().length,
+      suggestion: suggestionLayer.getLayers().length,
+      surveyPoints: state.survey.points.length,
+      surveyMarkers: surveyLayer.getLayers().length,
     }),
+    gatewayMode: () => state.gatewayMode,
+    // The accuracy map as drawn: its figures and cell count (null when off or not loaded).
+    accuracy: () => (state.accuracyOn && state.accuracy ? {
+      floor: state.accuracy.floor, p50: state.accuracy.p50, p90: state.accuracy.p90,
+      cellMeters: state.accuracy.cellMeters, suggestion: copy(state.accuracy.suggestion),
+      cells: accuracyLayer.getLayers().length, shown: el('accuracy-figures').textContent,
+    } : null),
+    accuracyError: () => state.accuracyError,
+    // The quick calibration: the places recorded, whether one is being recorded here, the pick and the last fit.
+    survey: () => copy({ points: state.survey.points, recording: !!state.survey.busy, target: state.survey.target,
+      error: el('survey-error').hidden ? null : el('survey-error').textContent }),
+    fit: () => copy(state.survey.fit),
     // A venue point (metres) as a point of the map's container and of the window (CSS pixels).
     containerPoint(x, y) { const p = map.latLngToContainerPoint(L.latLng(y, x)); return { x: p.x, y: p.y }; },
     clientPoint(x, y) {

@@ -209,6 +209,14 @@ public final class MQTTClient: Sendable {
         }
     }
 
+    /// Publishes `message` now, and again after every reconnect, replacing an earlier birth message on its topic:
+    /// a retained value the broker must hold whatever happens to it (the solver's venue).
+    @discardableResult
+    public func keepPublished(_ message: MQTTMessage) -> PublishResult {
+        box.keep(message)
+        return publish(message)
+    }
+
     /// Publishes without blocking; `.notConnected` while the link is down.
     @discardableResult
     public func publish(_ message: MQTTMessage) -> PublishResult {
@@ -290,7 +298,7 @@ final class CallbackBox: Sendable {
     /// Announces changes to the threads that wait for one (`wait(seconds:until:)`).
     private let changes = ThreadCondition()
     private let continuation: AsyncStream<MQTTEvent>.Continuation
-    private let birth: [MQTTMessage]
+    private let birth: LockedValue<[MQTTMessage]>
     private let logger: Logger
     private let clock: any BlueDotClock
     private let handleBox = LockedValue<Handle?>(nil)
@@ -299,7 +307,7 @@ final class CallbackBox: Sendable {
          protocolVersion: MQTTOptions.ProtocolVersion, clock: any BlueDotClock, logger: Logger) {
         self.continuation = continuation
         self.clock = clock
-        self.birth = birth
+        self.birth = LockedValue(birth)
         self.logger = logger
         state = LockedValue(State(protocolVersion: protocolVersion,
                                   protocolLevel: protocolVersion == .v311 ? 4 : 5))
@@ -430,13 +438,21 @@ final class CallbackBox: Sendable {
             return (s.subscriptions, s.protocolLevel)
         }
         for (filter, qos) in subscriptions { _ = mosquitto_subscribe(handle.pointer, nil, filter, Int32(qos)) }
-        for message in birth {
+        for message in birth.value {
             _ = message.payload.withUnsafeBytes { bytes in
                 mosquitto_publish(handle.pointer, nil, message.topic, Int32(bytes.count), bytes.baseAddress,
                                   Int32(message.qos), message.retain)
             }
         }
         continuation.yield(.connected(protocolLevel: level))
+    }
+
+    /// Publishes `message` after every connect from now on, in place of a birth message on the same topic.
+    func keep(_ message: MQTTMessage) {
+        birth.withLock { messages in
+            messages.removeAll { $0.topic == message.topic }
+            messages.append(message)
+        }
     }
 
     /// The link went down (libmosquitto's thread), or the first connect failed.
