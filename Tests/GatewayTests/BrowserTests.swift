@@ -130,7 +130,7 @@ extension GatewayProcessTests {
             let object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
             #expect(object?["ok"] as? Bool == true, "\(report)")
             let checks = object?["checks"] as? [String: Bool] ?? [:]
-            for name in ["scaled", "snapped", "anchors", "rooms", "reload", "fix", "irk", "accuracyMap", "survey", "fit"] {
+            for name in ["local", "scaled", "snapped", "anchors", "rooms", "reload", "fix", "irk", "accuracyMap", "survey", "fit"] {
                 #expect(checks[name] == true, "\(name): \(report)")
             }
             #expect(object?["fixesBeforeSave"] as? Int == 0)

@@ -287,4 +287,24 @@ import Testing
         refused.update([Self.fix(t: 2)], now: 2, connection: 1, send: link.send)
         #expect(refused.announced == ["tag-1"] && link.topics().count == 8)
     }
+
+    /// A venue or registry saved while running: the next fix tells everything again, the room sensor's config
+    /// with the new room names among its options and the state under the new name (`rediscover`).
+    @Test func newRoomsAndNamesAreAnnouncedAgain() {
+        let link = Link()
+        var ledger = Self.ledger()
+        ledger.update([Self.fix(t: 1)], now: 1, connection: 1, send: link.send)
+        _ = link.take()
+        var renamed = Self.discovery
+        renamed.roomNames = ["hall": "Entrance hall", "den": "Den", "porch": "Porch"]
+        renamed.names = ["tag-1": "Alice"]
+        ledger.rediscover(renamed)
+        ledger.update([Self.fix(t: 2)], now: 2, connection: 1, send: link.send)
+        let again = link.take()
+        let sensor = again.first { $0.hasPrefix(renamed.sensorConfigTopic("tag-1") + " ") } ?? ""
+        #expect(sensor.contains("Entrance hall") && sensor.contains("Porch"), "\(sensor)")
+        #expect(again.contains("bluedot/flat/ha/tag-1/room Entrance hall"))
+        #expect(again.contains { $0.hasPrefix(renamed.trackerConfigTopic("tag-1") + " ") && $0.contains("Alice") })
+        #expect(again.contains { $0.hasPrefix(renamed.solverConfigTopic + " ") }, "as on a new connection")
+    }
 }

@@ -240,7 +240,7 @@ def main() -> int:
         accuracy_ok = (shown_map["cells"] == len(cells) > 0 and painted > 0 and bool(legend)
                        and legend[0].is_displayed() and shown_map["p50"] == served_map["p50"]
                        and shown_map["p90"] == served_map["p90"]
-                       and f"{round(served_map['p50'], 1)} m" in figures and f"{round(served_map['p90'], 1)} m" in figures
+                       and f"{round(served_map['p50'], 1):g} m" in figures and f"{round(served_map['p90'], 1):g} m" in figures
                        and (served_map.get("suggestion") is None) == (page("counts().suggestion") == 0))
 
         # A bad IRK: the error is shown beside that field.
@@ -333,12 +333,15 @@ def main() -> int:
         accuracy_ok = accuracy_ok and bool(after) and after["p90"] == served_after["p90"] and after["cells"] > 0
 
         report["clicks"] = clicks_before + page("clicks()")
+        # Everything the page loaded came from the gateway: nothing from the network.
+        loaded = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
+        report["externalRequests"] = [u for u in loaded if not u.startswith(base)]
         report["pageBytes"] = sum(len(fetch(path)) for path in ("/setup.html", "/setup.js", "/setup.css"))
         if args.screenshot:
             os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
             driver.save_screenshot(args.screenshot)
-        report["checks"] = {"scaled": scaled, "snapped": snapped, "anchors": anchors_ok, "rooms": rooms_ok,
-                            "reload": bool(reload_ok), "fix": bool(fix) and fixes_before == 0, "irk": irk_ok,
+        report["checks"] = {"local": not report["externalRequests"], "scaled": scaled, "snapped": snapped,
+                            "anchors": anchors_ok, "rooms": rooms_ok, "reload": bool(reload_ok), "fix": bool(fix) and fixes_before == 0, "irk": irk_ok,
                             "accuracyMap": bool(accuracy_ok), "survey": bool(survey_ok), "fit": bool(fit_ok)}
         report["ok"] = all(report["checks"].values())
 
