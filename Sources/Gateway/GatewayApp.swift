@@ -177,6 +177,8 @@ public struct GatewayApp: Sendable {
             case .registry(let registry):
                 devices.replace(registry: registry, anchorIDs: siteFiles.venue.anchors.map(\.id))
             }
+            // The map draws the venue and the names again.
+            hub.venueChanged(revision: siteFiles.revision)
             if let homeAssistant {
                 var discovery = homeAssistant.discovery
                 discovery.names = siteFiles.registry.names.merging(configuration.homeAssistant.names) { _, given in given }

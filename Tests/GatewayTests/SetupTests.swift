@@ -56,6 +56,7 @@ import Testing
         let clock = ManualClock(start: 1000)
         let app = try Self.freshApp(folder: folder, clock: clock, seconds: 30)
         #expect(!app.siteFiles.venueLoaded && app.venue.anchors.isEmpty)
+        let feed = app.hub.subscribe()
         let service = Task { try await app.locationService.run() }
         let router = Application(router: GatewayRouter.build(app.dependencies))
         // Heard, but no venue: no fix, and the receivers it hears are listed for placing.
@@ -133,6 +134,10 @@ import Testing
             == Self.venueText)
         service.cancel()
         try await service.value
+        // The map was told of each save (it draws the venue again).
+        var venues: [FeedEvent] = []
+        for await message in feed where message.event.name == "venue" { venues.append(message.event) }
+        #expect(venues == [.venue(revision: 1), .venue(revision: 2)])
     }
 
     @Test func plansAndTheRegistryAreSavedAndUsed() async throws {

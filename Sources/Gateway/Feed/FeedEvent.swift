@@ -31,7 +31,8 @@ public struct FeedMessage: Sendable, Hashable {
 /// `fix`: a target's new fix (location format of `docs/formats.md`) with its drawing state (the display engine's:
 /// `DotDrawing`) and the time of the newest advertising report behind it; `display`: a target's drawing state
 /// changed without a new fix (it went stale); `removed`: a target was not heard for the removal timeout;
-/// `status`: the location source's status changed.
+/// `status`: the location source's status changed; `venue`: the venue or the registry was saved or reloaded (the page
+/// draws the venue and the names again from `GET /api/venue` and `/api/display`).
 public enum FeedEvent: Sendable, Hashable {
     /// A new fix.
     indirect case fix(Location, DotDrawing)
@@ -45,6 +46,8 @@ public enum FeedEvent: Sendable, Hashable {
     case leave(target: String, room: String, t: Double)
     /// The location source's status changed.
     case status(LocationSourceStatus)
+    /// The venue or the registry changed (`SiteFiles.revision`).
+    case venue(revision: Int)
 
     /// The SSE event name.
     public var name: String { nameText.description }
@@ -58,6 +61,7 @@ public enum FeedEvent: Sendable, Hashable {
         case .enter: "enter"
         case .leave: "leave"
         case .status: "status"
+        case .venue: "venue"
         }
     }
 
@@ -96,6 +100,9 @@ public enum FeedEvent: Sendable, Hashable {
         case .status(let status):
             w.literal("{\"status\":")
             w.quoted(status.description)
+        case .venue(let revision):
+            w.literal("{\"revision\":")
+            w.integer(revision)
         }
         w.byte(UInt8(ascii: "}"))
     }

@@ -90,6 +90,11 @@ public final class LocationHub: LocationSourceObserver, Sendable {
         }
     }
 
+    /// The venue or the registry was saved or reloaded: subscribers draw the venue and the names again.
+    public func venueChanged(revision: Int) {
+        send { _ in [.venue(revision: revision)] }
+    }
+
     // MARK: Changes
 
     /// Shows a location on its target's displays and sends it with the drawing state.

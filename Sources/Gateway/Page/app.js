@@ -113,6 +113,20 @@
     selectFloor(venue.floors.length ? venue.floors[0].floor : 0);
   }
 
+  // The venue was saved or reloaded on the gateway: drawn again, on the floor shown.
+  async function reloadVenue() {
+    const shown = state.floor;
+    for (const group of floorLayers.values()) group.remove();
+    floorLayers.clear();
+    roomShapes.clear();
+    anchorMarkers.clear();
+    el('floors').replaceChildren();
+    state.floor = undefined;
+    await loadVenue();
+    if (floorLayers.has(shown)) selectFloor(shown);
+    state.venueReloads = (state.venueReloads || 0) + 1;
+  }
+
   // Everything the venue draws, on every floor: its bounds, the plans' bounds, the anchors and the rooms' outlines.
   function venueExtent(venue) {
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -557,6 +571,7 @@
     source.addEventListener('removed', (event) => onRemoved(JSON.parse(event.data)));
     source.addEventListener('enter', refreshRooms);
     source.addEventListener('leave', refreshRooms);
+    source.addEventListener('venue', reloadVenue);
     source.onerror = () => {
       source.close();
       state.connected = false;
