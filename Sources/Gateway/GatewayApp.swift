@@ -76,8 +76,10 @@ public struct GatewayApp: Sendable {
         }
         let presence = PresenceRule(venue: venue, awayAfterSeconds: configuration.awayAfterSeconds,
                                     awayAfterSecondsInside: configuration.awayAfterSecondsInside)
-        let heard = first.isEmpty ? nil : HeardList(mode: configuration.mode, devices: devices, files: siteFiles, clock: clock)
-        let survey = first.isEmpty ? nil : SurveyCollector(mode: configuration.mode, clock: clock)
+        // What the set-up page lists and records, kept on an editable gateway only (it costs a look at every batch).
+        let setup = configuration.editable && !first.isEmpty
+        let heard = setup ? HeardList(mode: configuration.mode, devices: devices, files: siteFiles, clock: clock) : nil
+        let survey = setup ? SurveyCollector(mode: configuration.mode, clock: clock) : nil
         var tap: (@Sendable (ObservationBatch) -> Void)?
         if let heard, let survey {
             tap = { batch in

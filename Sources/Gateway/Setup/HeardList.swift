@@ -25,7 +25,16 @@ final class HeardList: Sendable {
         var at: Double
     }
 
+    /// The ids the list tells apart, for one revision of the site's files (made again only when they change: a
+    /// batch comes many times a second).
+    private struct Known {
+        var revision: Int
+        var anchors: Set<String>
+        var registry: Set<String>
+    }
+
     private struct State {
+        var known: Known?
         var entries: [String: Entry] = [:]
         /// (clock time, the identifier's stranger count then), about once a second over the window.
         var strangerCounts: [(at: Double, count: Int)] = []
@@ -53,16 +62,20 @@ final class HeardList: Sendable {
     /// Takes one batch (the runner's tap).
     func take(_ batch: ObservationBatch) {
         let now = clock.now()
-        let anchors = Set(files.venue.anchors.map(\.id))
-        let registry = Set(files.registry.devices.map(\.id))
-        func kind(of id: String, asAnchor: Bool) -> Kind? {
-            if asAnchor, mode == .tag { return .receiver }
-            if anchors.contains(id) { return .anchor }
-            if registry.contains(id) { return .device }
-            if ["ibeacon:", "eddystone:", "altbeacon:"].contains(where: id.hasPrefix) { return .beacon }
-            return nil
-        }
+        let revision = files.revision
+        let fresh = state.withLock { $0.known?.revision == revision }
+        let known = fresh ? nil : Known(revision: revision, anchors: Set(files.venue.anchors.map(\.id)),
+                                        registry: Set(files.registry.devices.map(\.id)))
         state.withLock { s in
+            if let known { s.known = known }
+            let anchors = s.known?.anchors ?? [], registry = s.known?.registry ?? []
+            func kind(of id: String, asAnchor: Bool) -> Kind? {
+                if asAnchor, mode == .tag { return .receiver }
+                if anchors.contains(id) { return .anchor }
+                if registry.contains(id) { return .device }
+                if ["ibeacon:", "eddystone:", "altbeacon:"].contains(where: id.hasPrefix) { return .beacon }
+                return nil
+            }
             for arrival in batch {
                 let o = arrival.observation
                 let heard = mode == .self ? [(o.anchor, true)] : [(o.anchor, true), (o.target, false)]

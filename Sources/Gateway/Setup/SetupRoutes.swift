@@ -46,7 +46,9 @@ enum SetupRoutes {
             }
         case .heard:
             return { _, _ in
-                guard let heard = d.heard else { return GatewayRouter.problem(.notFound, "this gateway has no inputs") }
+                guard let heard = d.heard else {
+                    return GatewayRouter.problem(.notFound, "the heard list is kept by an editable gateway with inputs only")
+                }
                 return GatewayRouter.json(heard.json(names: d.names))
             }
         case .devices:
