@@ -268,6 +268,44 @@ import Testing
         try await service.value
     }
 
+    /// The devices BlueZ keeps keys for on the gateway (`bluez-keys`), as registry entries the page offers: the IRK
+    /// turned into the registry's byte order, a folder that is no device's skipped with a note.
+    @Test func pairedDevicesAreOfferedFromBlueZsKeys() async throws {
+        let folder = try GatewayProcess.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let adapter = folder.appendingPathComponent("bluez/00:1A:7D:DA:71:13")
+        let phone = adapter.appendingPathComponent("F0:99:B6:12:34:56")
+        try FileManager.default.createDirectory(at: phone, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: adapter.appendingPathComponent("cache"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: adapter.appendingPathComponent("not-a-device"),
+                                                withIntermediateDirectories: true)
+        // As BlueZ 5.66 writes it after pairing: the Core Specification's sample IRK, least significant byte first.
+        try "[General]\nName=Alice's iPhone\nAddressType=public\n\n[IdentityResolvingKey]\nKey=9B7D390AA610103405ADC857A33402EC\n"
+            .write(to: phone.appendingPathComponent("info"), atomically: true, encoding: .utf8)
+        var d = try Self.freshApp(folder: folder, clock: ManualClock(start: 1000), seconds: 1).dependencies
+        d.bluezKeys = folder.appendingPathComponent("bluez").path
+        let found = d
+        try await Application(router: GatewayRouter.build(found)).test(.router) { client in
+            try await client.execute(uri: "/api/devices/bluez", method: .get) { response in
+                #expect(response.status == .ok)
+                let offered = try Self.object(response.body)
+                let devices = try #require(offered["devices"] as? [[String: Any]])
+                #expect(devices.count == 1)
+                #expect(devices.first?["name"] as? String == "Alice's iPhone")
+                #expect(devices.first?["irk"] as? String == "ec0234a357c8ad05341010a60a397d9b")
+                #expect((offered["notes"] as? [String])?.contains { $0.contains("not-a-device") } == true)
+            }
+        }
+        d.bluezKeys = folder.appendingPathComponent("missing").path
+        let missing = d
+        try await Application(router: GatewayRouter.build(missing)).test(.router) { client in
+            try await client.execute(uri: "/api/devices/bluez", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(String(buffer: response.body).contains("no such folder"))
+            }
+        }
+    }
+
     @Test func aGatewayNotEditableSavesNothing() async throws {
         let fixture = try RouterFixture()
         let app = Application(router: GatewayRouter.build(fixture.dependencies()))
