@@ -80,8 +80,9 @@ import Testing
             #expect((document["info"] as? [String: Any])?["version"] is String)
             let documented = Set(Self.operations(document).map { "\($0.method.uppercased()) \($0.path)" })
             // HEAD is implied by GET (the document says so); every other method is 405.
-            #expect(documented == served.filter { $0.hasPrefix("GET ") })
-            #expect(served.filter { !$0.hasPrefix("GET ") } == Set(documented.map { "HEAD " + $0.dropFirst(4) }))
+            #expect(documented == served.filter { !$0.hasPrefix("HEAD ") })
+            #expect(served.filter { $0.hasPrefix("HEAD ") }
+                == Set(documented.filter { $0.hasPrefix("GET ") }.map { "HEAD " + $0.dropFirst(4) }))
         }
     }
 
@@ -101,11 +102,19 @@ import Testing
                     }
                 }
                 let responses = try #require(operation["responses"] as? [String: [String: Any]], "\(path)")
+                // The set-up routes save, or read what is kept, on an editable gateway with inputs only: on this one
+                // (not editable, no inputs) they answer as documented, not always 2xx (SetupTests drive them).
+                let setup = (operation["tags"] as? [String])?.contains("setup") == true
                 // Bare, then with every documented query parameter's example: both served, both as documented.
                 for request in [uri, query.isEmpty ? nil : uri + "?" + query.joined(separator: "&")].compactMap({ $0 }) {
                     try await client.execute(uri: request, method: .init(method.uppercased())!) { response in
-                        #expect((200..<300).contains(response.status.code), "\(request): \(response.status)")
-                        let documented = responses[String(response.status.code)]
+                        #expect(setup || (200..<300).contains(response.status.code), "\(request): \(response.status)")
+                        // A response of the components (`$ref`) is read there.
+                        let given = responses[String(response.status.code)]
+                        let documented = (given?["$ref"] as? String).map { ref in
+                            ((document["components"] as? [String: Any])?["responses"] as? [String: [String: Any]])?[
+                                String(ref.split(separator: "/").last ?? "")]
+                        } ?? given
                         #expect(documented != nil, "\(request): \(response.status.code) is not documented")
                         let types = (documented?["content"] as? [String: Any])?.keys.map { $0 } ?? []
                         let type = response.headers[.contentType]?.split(separator: ";").first.map(String.init)
@@ -129,7 +138,8 @@ import Testing
             for (method, uri) in wrong {
                 try await client.execute(uri: uri, method: method) { response in
                     #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
-                    #expect(response.headers[.allow] == "GET, HEAD", "\(method) \(uri)")
+                    let allowed = GatewayRoute(path: uri)?.allowHeader ?? "GET, HEAD"
+                    #expect(response.headers[.allow] == allowed, "\(method) \(uri)")
                     #expect(response.headers[.contentType] == "application/json")
                     #expect(String(buffer: response.body).hasPrefix("{\"error\":\"\(method.rawValue) is not allowed here"))
                 }

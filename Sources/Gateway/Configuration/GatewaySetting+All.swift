@@ -132,7 +132,7 @@ extension GatewaySetting {
             sets: \.editable
         ),
         GatewaySetting(
-            "bluez-keys", .folder, example: "/var/lib/bluetooth",
+            "bluez-keys", .folder, example: "/srv/gateway-root/var/lib/bluetooth",
             help: "BlueZ's key folder, which the set-up page imports paired devices' IRKs from "
                 + "(default /var/lib/bluetooth).",
             sets: \.bluezKeysPath
