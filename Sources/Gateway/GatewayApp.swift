@@ -114,8 +114,7 @@ public struct GatewayApp: Sendable {
         var homeAssistantRoster: HomeAssistantRosterService?
         if let site, configuration.homeAssistant.enabled {
             let settings = configuration.homeAssistant
-            // The registry's names, with `ha-names` over them: the one seam Home Assistant takes names from.
-            let names = devices.registry.names.merging(settings.names) { _, given in given }
+            let names = Self.homeAssistantNames(devices.registry, settings: settings)
             let discovery = HomeAssistantDiscovery(
                 prefix: settings.prefix, topics: site.topics, allow: settings.allow, names: names,
                 roomNames: Self.roomNames(venue))
@@ -183,7 +182,7 @@ public struct GatewayApp: Sendable {
             hub.venueChanged(revision: siteFiles.revision)
             if let homeAssistant {
                 var discovery = homeAssistant.discovery
-                discovery.names = siteFiles.registry.names.merging(configuration.homeAssistant.names) { _, given in given }
+                discovery.names = Self.homeAssistantNames(siteFiles.registry, settings: configuration.homeAssistant)
                 discovery.roomNames = Self.roomNames(siteFiles.venue)
                 homeAssistant.use(discovery: discovery)
             }
@@ -216,6 +215,11 @@ public struct GatewayApp: Sendable {
     static func venueMessage(_ venue: Venue, site: SiteSource, directory: String?) -> MQTTMessage {
         MQTTMessage(topic: site.topics.venue, text: VenueWriter.json(venue, relativeTo: directory), qos: 1,
                     retain: true)
+    }
+
+    /// Target names for Home Assistant: the registry's, with `ha-names` over them (the one seam it takes names from).
+    static func homeAssistantNames(_ registry: DeviceRegistry, settings: HomeAssistantSettings) -> [String: String] {
+        registry.names.merging(settings.names) { _, given in given }
     }
 
     /// Room names by room id, as Home Assistant's room sensor shows them.
