@@ -136,9 +136,10 @@ open class LocationSource: @unchecked Sendable {
             if rule.isAtExit(location, walking: walking) {
                 heard.exitAt = now
                 heard.insideSinceExit = 0
-            } else if heard.exitAt != nil, rule.isInside(location) {
+            } else if heard.exitAt != nil, rule.isInside(location), !rule.isHeadingForExit(location) {
                 // Back inside after a fix at the exit: after a few such fixes, or one that turns back into the
-                // room the engine holds (`PresenceRule.isTurningBack`), that was no departure.
+                // room the engine holds (`PresenceRule.isTurningBack`), that was no departure. One still heading
+                // for the exit trails a walker, and does not count.
                 heard.insideSinceExit += 1
                 if heard.insideSinceExit >= PresenceRule.insideFixesToReturn || rule.isTurningBack(location) {
                     heard.exitAt = nil
