@@ -51,6 +51,9 @@ public struct Location: Sendable, Hashable {
     public var presence: Presence?
     /// Clock seconds since the target was last heard, while it is silent (`lastKnown`); nil while it is heard.
     public var silentForSeconds: Double?
+    /// The site (one building's solver, `bluedot/<site>/...`) whose fix this is, when a view of many sites shows it;
+    /// nil from a gateway or a site's own solver.
+    public var site: String?
     /// The Unix time (on the daemon's clock) the newest report behind this fix arrived, when the source knows it:
     /// the start of the report-to-fix latency. Not part of the location format.
     public var reportedAt: Double?
@@ -68,8 +71,8 @@ public struct Location: Sendable, Hashable {
                 speedMetersPerSecond: Double? = nil, courseDegrees: Double? = nil, lastKnown: Bool = false,
                 anchorCount: Int = 0, latitude: Double? = nil, longitude: Double? = nil, room: String? = nil,
                 roomProbability: Double? = nil, headingDegrees: Double? = nil, source: PositionSource? = nil,
-                presence: Presence? = nil, silentForSeconds: Double? = nil, reportedAt: Double? = nil,
-                attributes: [String: String] = [:]) {
+                presence: Presence? = nil, silentForSeconds: Double? = nil, site: String? = nil,
+                reportedAt: Double? = nil, attributes: [String: String] = [:]) {
         self.timestamp = timestamp
         self.targetID = targetID
         self.x = x
@@ -90,6 +93,7 @@ public struct Location: Sendable, Hashable {
         self.source = source
         self.presence = presence
         self.silentForSeconds = silentForSeconds
+        self.site = site
         self.reportedAt = reportedAt
         self.attributes = attributes
     }

@@ -47,7 +47,10 @@ public struct GatewayApp: Sendable {
     ) throws {
         self.configuration = configuration
         self.logger = logger
-        let start: (venue: Venue, loaded: Bool) = try venue.map { ($0, true) } ?? Self.loadVenue(configuration, logger: logger)
+        // A campus view takes each site's venue from its solver, and has none of its own.
+        let campus = try configuration.isCampus ? Self.campusSource(configuration, clock: clock, logger: logger) : nil
+        let start: (venue: Venue, loaded: Bool) = try venue.map { ($0, true) }
+            ?? (campus != nil ? (Venue(name: "campus", anchors: []), true) : Self.loadVenue(configuration, logger: logger))
         let venue = start.venue, venueLoaded = start.loaded
         var settings = LocationHub.defaultSettings
         settings.staleAfterSeconds = configuration.staleAfterSeconds
@@ -63,7 +66,7 @@ public struct GatewayApp: Sendable {
             devicesPath: configuration.devicesPath, registry: devices.registry, logger: logger)
         self.siteFiles = siteFiles
         let recording = try configuration.recordPath.map { try BtsnoopRecording(path: $0, logger: logger) }
-        let first = try inputs ?? (configuration.sources.isEmpty ? [] : SourceFactory.make(
+        let first = try inputs ?? (configuration.sources.isEmpty || campus != nil ? [] : SourceFactory.make(
             configuration, venue: venue, devices: devices, recorder: recording, clock: clock, logger: logger))
         let gnss = try configuration.gpsd.map { endpoint in
             do {
@@ -87,7 +90,7 @@ public struct GatewayApp: Sendable {
                 survey.take(batch)
             }
         }
-        let spine = GatewaySpine.make(
+        let spine = campus.map { GatewaySpine(source: $0, beacons: nil) } ?? GatewaySpine.make(
             mode: configuration.mode, inputs: first, venue: venue, engine: engine, clock: clock,
             restartDelaySeconds: 2, logger: logger, gnss: gnss, beacons: !first.isEmpty, presence: presence,
             waitsForAnchors: configuration.editable, tap: tap)
@@ -98,6 +101,8 @@ public struct GatewayApp: Sendable {
         let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
         var siteMetrics: SiteMetrics?
         if let site, let publisher { siteMetrics = SiteMetrics(metrics: metrics, site: site, publisher: publisher) }
+        var campusMetrics: CampusMetrics?
+        if let campus { campusMetrics = CampusMetrics(metrics: metrics, campus: campus) }
         let deviceMetrics = DeviceMetrics(metrics: metrics, devices: devices)
         let learnedPath = try Self.learnedCalibrationPath(configuration.selfCalibration)
         let learned = spine.beacons?.runner.pipeline.map { [metrics] pipeline in
@@ -133,9 +138,10 @@ public struct GatewayApp: Sendable {
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
             spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: outputs,
-            rooms: rooms, onHousekeeping: { [siteMetrics, deviceMetrics, gnssMetrics, homeAssistant, learned] in
+            rooms: rooms, onHousekeeping: { [siteMetrics, campusMetrics, deviceMetrics, gnssMetrics, homeAssistant, learned] in
                 learned?.record()
                 siteMetrics?.record()
+                campusMetrics?.record()
                 deviceMetrics.record()
                 gnssMetrics?.record()
                 homeAssistant?.sweep()
@@ -153,11 +159,13 @@ public struct GatewayApp: Sendable {
             hub: hub, metrics: metrics, venue: venue,
             files: StaticFiles(webRoot: webRoot, leafletPath: configuration.leafletPath, logger: logger),
             token: configuration.token,
-            sourceName: (first.map(\.name) + (gnss.map { ["gpsd:\($0.connection.name)"] } ?? []))
+            sourceName: (first.map(\.name) + (gnss.map { ["gpsd:\($0.connection.name)"] } ?? [])
+                + (campus.map { ["campus:\($0.client.options.url)/\($0.sitePatterns.joined(separator: ","))"] } ?? []))
                 .joined(separator: " + "),
             source: spine.source, clock: clock, site: site,
             rooms: rooms, history: history, siteFiles: siteFiles, calibration: learned, editable: configuration.editable,
             mode: configuration.mode.rawValue, bluezKeys: configuration.bluezKeysPath)
+        dependencies.campus = campus
         dependencies.heard = heard
         dependencies.survey = survey
         siteFiles.onChange { [weak siteFiles, hub, spine, rooms, site, devices, homeAssistant, learned, configuration] change in
@@ -209,6 +217,22 @@ public struct GatewayApp: Sendable {
             return (Venue(name: name, anchors: []), false)
         }
         return (try VenueLoader.load(path: path), true)
+    }
+
+    /// The campus view's input: the sites' locations, statuses, venues and bridges through one MQTT connection.
+    static func campusSource(_ configuration: GatewayConfiguration, clock: any BlueDotClock, logger: Logger) throws
+        -> CampusSource
+    {
+        guard let broker = configuration.site.solverBroker else {
+            throw ConfigurationError(location: "configuration", key: "sites", reason: .conflict("sites needs mqtt"))
+        }
+        do {
+            let options = try configuration.site.options(url: broker, defaultClientID: "bluedot-campus")
+            let client = try MQTTClient(options: options, will: nil, birth: [], clock: clock, logger: logger)
+            return CampusSource(client: client, sites: configuration.site.sites, clock: clock, logger: logger)
+        } catch {
+            throw ConfigurationError(location: "configuration", key: "mqtt", reason: .badValue("\(error)"))
+        }
     }
 
     /// The site's venue as its solver publishes it, retained: the venue file (plan images named relative to it).

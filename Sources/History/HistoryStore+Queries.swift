@@ -77,14 +77,15 @@ extension HistoryStore {
     public func fixes(_ query: HistoryQuery) throws(HistoryError) -> HistoryPage<Location> {
         try page(query, table: "fixes", columns: """
             r.x, r.y, r.z, r.floor, r.accuracy, r.vertical_accuracy, r.speed, r.course, r.last_known, r.anchors,
-            r.lat, r.lon, r.room, r.room_probability, r.presence, r.silent_for
+            r.lat, r.lon, r.room, r.room_probability, r.presence, r.silent_for, r.site
             """) { s, target, t in
             Location(timestamp: t, targetID: target, x: s.double(3) ?? 0, y: s.double(4) ?? 0, z: s.double(5),
                 floor: s.int64(6).map { Int($0) }, horizontalAccuracyMeters: s.double(7) ?? 0,
                 verticalAccuracyMeters: s.double(8), speedMetersPerSecond: s.double(9), courseDegrees: s.double(10),
                 lastKnown: s.int64(11) == 1, anchorCount: s.int64(12).map { Int($0) } ?? 0, latitude: s.double(13),
                 longitude: s.double(14), room: s.string(15), roomProbability: s.double(16),
-                presence: s.string(17).flatMap(Presence.init(rawValue:)), silentForSeconds: s.double(18))
+                presence: s.string(17).flatMap(Presence.init(rawValue:)), silentForSeconds: s.double(18),
+                site: s.string(19))
         }
     }
 

@@ -88,7 +88,7 @@ public final class HistoryStore: @unchecked Sendable {
     let reader: LockedValue<SQLiteConnection>
 
     /// The schema version this build writes (`PRAGMA user_version`).
-    public static let schemaVersion: Int64 = 2
+    public static let schemaVersion: Int64 = 3
 
     /// Opens (or creates) the database at `path` (nil: in memory) and starts the writer thread; throws naming the
     /// file when it cannot be opened, is not a database, or was written by a newer schema.
@@ -167,12 +167,14 @@ public final class HistoryStore: @unchecked Sendable {
                 """)
         }
         guard version < schemaVersion else { return }
-        if version == 1 {
-            // Schema 1 (before presence): its fixes gain the two columns, empty for the rows already there.
+        if version == 1 || version == 2 {
+            // Schema 1 (before presence) gains presence and silent_for, and schemas 1 and 2 (before views of many
+            // sites) the site, all empty for the rows already there.
+            let presence = version == 1 ? "ALTER TABLE fixes ADD COLUMN presence TEXT; ALTER TABLE fixes ADD COLUMN silent_for REAL;" : ""
             try db.execute("""
                 BEGIN;
-                ALTER TABLE fixes ADD COLUMN presence TEXT;
-                ALTER TABLE fixes ADD COLUMN silent_for REAL;
+                \(presence)
+                ALTER TABLE fixes ADD COLUMN site TEXT;
                 PRAGMA user_version = \(schemaVersion);
                 COMMIT;
                 """)
@@ -185,7 +187,7 @@ public final class HistoryStore: @unchecked Sendable {
                 id INTEGER PRIMARY KEY, target INTEGER NOT NULL REFERENCES targets(id), t REAL NOT NULL,
                 x REAL NOT NULL, y REAL NOT NULL, z REAL, floor INTEGER, accuracy REAL NOT NULL,
                 vertical_accuracy REAL, speed REAL, course REAL, last_known INTEGER NOT NULL, anchors INTEGER,
-                lat REAL, lon REAL, room TEXT, room_probability REAL, presence TEXT, silent_for REAL);
+                lat REAL, lon REAL, room TEXT, room_probability REAL, presence TEXT, silent_for REAL, site TEXT);
             CREATE INDEX fixes_by_target ON fixes(target, t);
             CREATE INDEX fixes_by_time ON fixes(t);
             CREATE TABLE room_changes (
@@ -306,8 +308,8 @@ public final class HistoryStore: @unchecked Sendable {
             try writer.execute("BEGIN")
             let insertFix = try writer.prepare("""
                 INSERT INTO fixes (target, t, x, y, z, floor, accuracy, vertical_accuracy, speed, course, last_known,
-                                   anchors, lat, lon, room, room_probability, presence, silent_for)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+                                   anchors, lat, lon, room, room_probability, presence, silent_for, site)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
                 """)
             let insertChange = try writer.prepare(
                 "INSERT INTO room_changes (target, t, from_room, to_room) VALUES (?1, ?2, ?3, ?4)")
@@ -332,6 +334,7 @@ public final class HistoryStore: @unchecked Sendable {
                     insertFix.bind(16, l.roomProbability)
                     insertFix.bind(17, l.presence?.rawValue)
                     insertFix.bind(18, l.silentForSeconds)
+                    insertFix.bind(19, l.site)
                     try insertFix.run()
                     fixes += 1
                 case .change(let c):

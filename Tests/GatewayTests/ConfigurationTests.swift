@@ -117,6 +117,7 @@ import Testing
             "self-calibration": "false", "learned-calibration": "/var/lib/bluedot/learned.json",
             "ha-discovery": "true", "ha-prefix": "ha", "ha-allow": "tag-*", "ha-names": "tag-1=Alice's keys, tag-2 = Bob",
             "ha-away-timeout": "60", "ha-remove": "tag-3, tag-4", "editable": "true", "bluez-keys": "/srv/bluez",
+            "sites": "west,east",
         ]
         for key in GatewaySetting.all.map(\.key) {
             let value = try #require(samples[key], "no sample for \(key)")
@@ -128,7 +129,7 @@ import Testing
         ], "the last controller key wins; files add inputs")
         #expect(c.leafletPath == "l" && c.webRoot == "w" && c.loop && c.speed == 2)
         #expect(c.devicesPath == "/etc/bluedot/devices.json" && c.listUnknownDevices)
-        #expect(c.editable && c.bluezKeysPath == "/srv/bluez")
+        #expect(c.editable && c.bluezKeysPath == "/srv/bluez" && c.site.sites == ["west", "east"])
         #expect(c.site.publishBroker == "mqtts://rx@broker.lan:8884" && c.site.site == "home" && c.gatewayID == "rx-1")
         #expect(c.site.protocolVersion == .v311 && c.site.keepAliveSeconds == 20 && c.site.espresensePrefix == "espresense")
         #expect(c.site.allow.map(\.pattern) == ["ibeacon:*", "mac:c0:*"] && c.site.reorderWindowSeconds == 0.5)

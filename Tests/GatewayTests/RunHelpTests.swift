@@ -97,6 +97,8 @@ import Testing
           --publish <url>         Receiver role: publish every report heard to this broker (mqtt://... or
                                   mqtts://...).
           --site <name>           The site's name (one MQTT topic level).
+          --sites <names>         Campus view: show these sites' solvers' locations from the mqtt broker
+                                  (comma-separated, or + for every site); solves nothing.
           --receiver <id>         Receiver role (and a solver's own radio): this receiver's id, its anchor
                                   id in the venue.
           --mqtt-password-file <file>

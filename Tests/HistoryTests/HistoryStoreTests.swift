@@ -84,6 +84,40 @@ func fix(_ target: String, _ t: Double, room: String? = nil, probability: Double
         #expect(fixes[1] == away)
     }
 
+    /// A campus view's fixes keep their site; a history of schema 2 (before sites) opens, keeps its fixes (with
+    /// presence, without a site) and takes new ones with theirs.
+    @Test func theSiteIsKeptAndASchemaTwoHistoryIsMigrated() throws {
+        let path = try scratchDatabase("schema-2.sqlite")
+        let db = try SQLiteConnection(filename: path, path: path)
+        try db.execute("""
+            BEGIN;
+            CREATE TABLE targets (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE TABLE fixes (
+                id INTEGER PRIMARY KEY, target INTEGER NOT NULL REFERENCES targets(id), t REAL NOT NULL,
+                x REAL NOT NULL, y REAL NOT NULL, z REAL, floor INTEGER, accuracy REAL NOT NULL,
+                vertical_accuracy REAL, speed REAL, course REAL, last_known INTEGER NOT NULL, anchors INTEGER,
+                lat REAL, lon REAL, room TEXT, room_probability REAL, presence TEXT, silent_for REAL);
+            CREATE TABLE room_changes (
+                id INTEGER PRIMARY KEY, target INTEGER NOT NULL REFERENCES targets(id), t REAL NOT NULL,
+                from_room TEXT, to_room TEXT);
+            INSERT INTO targets (id, name) VALUES (1, 'a');
+            INSERT INTO fixes (target, t, x, y, accuracy, last_known, anchors, presence)
+                VALUES (1, 1, 2, 3, 1.5, 0, 4, 'home');
+            PRAGMA user_version = 2;
+            COMMIT;
+            """)
+        db.close()
+        let store = try HistoryStore(path: path, clock: clock)
+        defer { store.close() }
+        var there = fix("a", 200)
+        there.site = "west-wing"
+        store.record([there])
+        store.flush()
+        let fixes = try store.fixes(HistoryQuery(target: "a", newestFirst: false)).records
+        #expect(fixes.count == 2 && fixes[0].presence == .home && fixes[0].site == nil)
+        #expect(fixes[1] == there && fixes[1].site == "west-wing")
+    }
+
     /// A folder whose name holds what an SQLite URI reads specially (`?`, `#`, `%`, a space, UTF-8): the database
     /// is made there, under that name, and nowhere else.
     @Test func folderNamesWithURICharacters() throws {
@@ -210,7 +244,7 @@ func fix(_ target: String, _ t: Double, room: String? = nil, probability: Double
         try db.execute("PRAGMA user_version = 7")
         db.close()
         #expect { try HistoryStore(path: newer) } throws: { error in
-            "\(error)" == "\(newer): written by a newer BlueDot (history schema 7; this one reads 2)"
+            "\(error)" == "\(newer): written by a newer BlueDot (history schema 7; this one reads 3)"
         }
         #expect { try HistoryStore(path: "/proc/bluedot/none/history.sqlite") } throws: { error in
             "\(error)".hasPrefix("/proc/bluedot/none/history.sqlite: ")

@@ -29,7 +29,138 @@ struct CampusBridgeTests {
         topic bluedot/\(site)/locations/# out 1
         topic bluedot/\(site)/status out 1
         topic bluedot/\(site)/venue out 1
+        notifications true
+        notification_topic bluedot/\(site)/bridge
         """
+    }
+
+    /// Publishes, as a site's four receivers would, batches that hear `target` standing at (`x`, `y`), every 0.25 s
+    /// until cancelled.
+    static func receivers(site: String, broker: MosquittoBroker, target: String, x: Double, y: Double) throws -> Task<Void, Never> {
+        var options = try MQTTOptions(url: broker.url)
+        options.clientID = "receivers-\(site)"
+        let client = try MQTTClient(options: options, logger: Logger(label: "test.receivers"))
+        try client.start()
+        return Task {
+            defer { client.stop() }
+            let model = PathLossModel.uncalibrated
+            var sequence = 0
+            while !Task.isCancelled {
+                let now = SystemClock().now()
+                for anchor in venue.anchors {
+                    let d = ((anchor.x - x) * (anchor.x - x) + (anchor.y - y) * (anchor.y - y) + 1.3 * 1.3).squareRoot()
+                    let batch = SightingBatch(receiver: anchor.id, sequence: sequence, clock: now, sightings: [
+                        Observation(t: now, anchor: anchor.id, target: target, rssiDBm: model.rssiDBm(atDistanceMeters: d)),
+                    ])
+                    _ = client.publish(MQTTMessage(topic: "bluedot/\(site)/sightings/\(anchor.id)",
+                                                   payload: batch.encoded(), qos: 1))
+                }
+                sequence += 1
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    /// A building's solver on `broker`.
+    static func solver(site: String, broker: MosquittoBroker, venuePath: String) throws -> ChildProcess {
+        try ChildProcess(IntegrationEnvironment.bluedot, [
+            "run", "--mqtt", broker.url, "--site", site, "--venue", venuePath, "--mode", "tag",
+            "--listen", "127.0.0.1:0", "--history", "off", "--log-level", "info",
+        ])
+    }
+
+    /// The JSON a campus view answers at `path`.
+    static func get(_ base: String, _ path: String) throws -> Any? {
+        try JSONSerialization.jsonObject(with: Data(ChildProcess.get(base + path).utf8))
+    }
+
+    /// Two buildings (west, east), each a mosquitto bridged to the campus mosquitto with a solver beside it, and
+    /// one campus view (`bluedot run --mqtt <campus> --sites +`) that solves nothing: both buildings' targets with
+    /// their site, both venues, one history; the west bridge dropped (its broker killed) and restored; the east
+    /// solver restarted; no fix taken twice.
+    @Test func aCampusViewShowsBothBuildingsAndKnowsWhenOneIsCutOff() async throws {
+        let campus = try await MosquittoBroker()
+        let west = try await MosquittoBroker(extraConfiguration: Self.bridge(to: campus, site: "west"))
+        let east = try await MosquittoBroker(extraConfiguration: Self.bridge(to: campus, site: "east"))
+        let scratch = try IntegrationEnvironment.scratchDirectory()
+        var eastVenue = Self.venue
+        eastVenue.name = "east wing"
+        let westPath = scratch.appendingPathComponent("west.venue.json").path
+        let eastPath = scratch.appendingPathComponent("east.venue.json").path
+        try VenueWriter.json(Self.venue).write(toFile: westPath, atomically: true, encoding: .utf8)
+        try VenueWriter.json(eastVenue).write(toFile: eastPath, atomically: true, encoding: .utf8)
+        let westSolver = try Self.solver(site: "west", broker: west, venuePath: westPath)
+        defer { westSolver.kill() }
+        var eastSolver = try Self.solver(site: "east", broker: east, venuePath: eastPath)
+        defer { eastSolver.kill() }
+        let view = try ChildProcess(IntegrationEnvironment.bluedot, [
+            "run", "--mqtt", campus.url, "--sites", "+", "--listen", "127.0.0.1:0", "--history", "memory",
+            "--log-level", "info",
+        ])
+        defer { view.kill() }
+        let westReceivers = try Self.receivers(site: "west", broker: west, target: "tag-7", x: 4, y: 3)
+        defer { westReceivers.cancel() }
+        let eastReceivers = try Self.receivers(site: "east", broker: east, target: "tag-9", x: 7, y: 5)
+        defer { eastReceivers.cancel() }
+        let found = await view.listeningBase(timeout: .seconds(30))
+        let base = try #require(found, "\(view.standardError.suffix(2000))")
+
+        func locations() -> [String: [String: Any]] {
+            let list = (try? Self.get(base, "api/locations")) as? [[String: Any]] ?? []
+            return Dictionary(list.map { ($0["target"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        func sites() -> [String: [String: Any]] {
+            let list = ((try? Self.get(base, "api/sites")) as? [String: Any])?["sites"] as? [[String: Any]] ?? []
+            return Dictionary(list.map { ($0["site"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        func current(_ target: String, site: String) -> Bool {
+            guard let fix = locations()[target] else { return false }
+            return fix["site"] as? String == site && fix["lastKnown"] as? Bool == false
+        }
+
+        // Both buildings, each target with its site, each site with its venue, solver and bridge.
+        #expect(await eventually(seconds: 30) { current("tag-7", site: "west") && current("tag-9", site: "east") },
+                "\(locations()) \(view.standardError.suffix(1500))")
+        let westFix = locations()["tag-7"] ?? [:]
+        #expect(abs((westFix["x"] as? Double ?? 0) - 4) < 2.5 && abs((westFix["y"] as? Double ?? 0) - 3) < 2.5, "\(westFix)")
+        #expect(await eventually { sites()["west"]?["venue"] as? String == "west wing" && sites()["east"]?["venue"] as? String == "east wing" })
+        #expect(sites()["west"]?["solver"] as? String == "online" && sites()["west"]?["bridge"] as? String == "up")
+        #expect(sites()["west"]?["stale"] as? Bool == false, "\(sites())")
+        let westVenue = (try? Self.get(base, "api/sites/west/venue")) as? [String: Any]
+        #expect(westVenue?["name"] as? String == "west wing")
+        #expect(try ChildProcess.get(base + "api/sites/nowhere/venue").contains("no such site"))
+
+        // The west bridge drops (the building's broker dies): the campus says west is stale, and shows tag-7 last
+        // known where it was; east goes on.
+        west.kill()
+        #expect(await eventually(seconds: 15) { sites()["west"]?["stale"] as? Bool == true }, "\(sites())")
+        #expect(sites()["west"]?["bridge"] as? String == "down")
+        #expect(await eventually { locations()["tag-7"]?["lastKnown"] as? Bool == true }, "\(locations())")
+        #expect(current("tag-9", site: "east"))
+
+        // Restored: the bridge reconnects, the solver and receivers come back to it, and tag-7 is current again.
+        try await west.start()
+        #expect(await eventually(seconds: 30) { sites()["west"]?["stale"] as? Bool == false && current("tag-7", site: "west") },
+                "\(sites()) \(locations())")
+
+        // The east solver restarts: the campus sees it offline (stale), then online and current again.
+        eastSolver.signal(SIGTERM)
+        #expect(await eastSolver.wait(timeout: .seconds(10)))
+        #expect(await eventually(seconds: 10) { sites()["east"]?["solver"] as? String == "offline" && sites()["east"]?["stale"] as? Bool == true })
+        #expect(await eventually { locations()["tag-9"]?["lastKnown"] as? Bool == true })
+        eastSolver = try Self.solver(site: "east", broker: east, venuePath: eastPath)
+        #expect(await eventually(seconds: 30) { sites()["east"]?["solver"] as? String == "online" && current("tag-9", site: "east") },
+                "\(sites()) \(eastSolver.standardError.suffix(1000))")
+
+        // One history with both sites, and no fix written twice (the retained fixes the bridges sent again after
+        // the reconnects are repeats, not new rows).
+        let page = (try? Self.get(base, "api/history?target=tag-7&limit=1000")) as? [String: Any]
+        let rows = page?["fixes"] as? [[String: Any]] ?? []
+        #expect(!rows.isEmpty && rows.allSatisfy { $0["site"] as? String == "west" }, "\(rows.prefix(3))")
+        let keys = rows.map { "\($0["t"] ?? "")/\($0["lastKnown"] ?? "")" }
+        #expect(Set(keys).count == keys.count, "a row written twice")
+        let metrics = try ChildProcess.get(base + "metrics")
+        #expect(metrics.contains("bluedot_campus_repeats_total"), "\(metrics.prefix(400))")
     }
 
     @Test func aBuildingsLocationsStatusAndVenueCrossTheBridgeAndNothingElse() async throws {

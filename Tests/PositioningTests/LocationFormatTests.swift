@@ -99,6 +99,19 @@ import Testing
         }
     }
 
+    /// A campus view's fix names its site, last; one MQTT message parses alone, and a bad one names its field.
+    @Test func theSiteIsAFieldAndOneMessageParsesAlone() throws {
+        var fix = Location(timestamp: 5, targetID: "keys", x: 1, y: 2, horizontalAccuracyMeters: 2, anchorCount: 3)
+        fix.site = "west-wing"
+        let line = LocationWriter.line(fix)
+        #expect(line.hasSuffix(#""anchors": 3, "site": "west-wing"}"#))
+        #expect(try LocationReader.parse(Array(line.utf8)) == fix)
+        #expect(throws: JSONSyntaxError(offset: nil, message: "horizontalAccuracy: missing")) {
+            try LocationReader.parse(Array(#"{"t": 1, "x": 0, "y": 0}"#.utf8))
+        }
+        #expect(throws: (any Error).self) { try LocationReader.parse(Array(#"{"t": 1} x"#.utf8)) }
+    }
+
     @Test func readerErrorsNameFileAndLine() {
         let text = #"{"t": 1, "x": 0, "y": 0, "horizontalAccuracy": 1}"# + "\n" + #"{"t": 2, "x": 0, "y": 0}"#
         #expect(throws: JSONLinesError(file: "loc.jsonl", line: 2, message: "horizontalAccuracy: missing")) {

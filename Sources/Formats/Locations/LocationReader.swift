@@ -8,7 +8,7 @@ import SystemIO
 /// Required per line: `t`, `x`, `y`, `horizontalAccuracy` (finite numbers). Optional: `target` (default `self`),
 /// `z`, `floor` (integer), `verticalAccuracy`, `speed`, `course`, `lastKnown` (default false), `anchors` (default 0),
 /// `lat`, `lon`, `room` (string), `roomProbability`, `heading`, `source` (`beacons` or `gnss`), `presence` (`home` or
-/// `not_home`), `silentFor` (seconds, 0 or more). Unknown keys are ignored; blank lines skipped; any other bad line
+/// `not_home`), `silentFor` (seconds, 0 or more), `site` (string). Unknown keys are ignored; blank lines skipped; any other bad line
 /// throws naming file and line.
 public enum LocationReader {
     /// Reads the location file at `path`.
@@ -20,6 +20,22 @@ public enum LocationReader {
     /// Reads location lines from any chunked source; `name` stands for the file in errors.
     public static func read(source: any ByteChunkSource, name: String) throws(JSONLinesError) -> [Location] {
         try JSONLines.readAll(source: source, name: name) { (s) throws(JSONSyntaxError) in try parse(&s) }
+    }
+
+    /// Parses one location object that stands alone (a site's MQTT message: formats.md, "A site over MQTT");
+    /// throws with the field and the offset of what is wrong.
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> Location {
+        let parsed: Result<Location, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var s = JSONScanner(buffer)
+            do throws(JSONSyntaxError) {
+                let fix = try parse(&s)
+                guard s.atEnd() else { throw s.error("unexpected text after the object") }
+                return .success(fix)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try parsed.get()
     }
 
     /// Parses one location object.
@@ -72,6 +88,7 @@ public enum LocationReader {
                 if let silent = fix.silentForSeconds, silent < 0 {
                     throw JSONSyntaxError(offset: nil, message: "silentFor: expected 0 or more, got \(silent)")
                 }
+            case "site": fix.site = s.null() ? nil : try s.string("site")
             default: try s.skipValue()
             }
         }

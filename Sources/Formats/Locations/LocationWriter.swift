@@ -5,7 +5,7 @@ import Positioning
 /// Writes location-stream lines (`docs/formats.md`, "Location stream") byte-for-byte deterministically.
 ///
 /// Key order: t, target, x, y, z?, floor?, horizontalAccuracy, verticalAccuracy?, speed?, course?, lastKnown,
-/// anchors, lat?, lon?, room?, roomProbability?, heading?, source?, presence?, silentFor? (absent optionals are
+/// anchors, lat?, lon?, room?, roomProbability?, heading?, source?, presence?, silentFor?, site? (absent optionals are
 /// omitted). Decimals: t 3; x, y, z and both accuracies 3; speed 3; course, heading and silentFor 1; lat and lon 7;
 /// roomProbability 3 (see `JSONText.fixed`). Separators are `", "` and `": "`, as in the datasets.
 public enum LocationWriter {
@@ -89,6 +89,10 @@ public enum LocationWriter {
         if let silent = fix.silentForSeconds {
             w.literal(", \"silentFor\": ")
             w.fixed(silent, decimals: 1)
+        }
+        if let site = fix.site {
+            w.literal(", \"site\": ")
+            w.quoted(site)
         }
         w.byte(UInt8(ascii: "}"))
     }

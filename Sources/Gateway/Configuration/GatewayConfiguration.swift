@@ -92,6 +92,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
     /// The receiver role: publish what the radio hears to the site's broker; no engine, no web map.
     public var isReceiver: Bool { site.publishBroker != nil }
 
+    /// A campus view: many sites' locations from one broker (`sites`); no engine, no venue of its own.
+    public var isCampus: Bool { !site.sites.isEmpty }
+
     /// An empty configuration with the defaults.
     public init() {}
 
@@ -121,10 +124,27 @@ public struct GatewayConfiguration: Sendable, Hashable {
             if let other = sources.first(where: { !$0.isRadio }) {
                 throw fail(other.key, .conflict("a receiver publishes radio reports: hci, h4-tcp, h4-tty or replay"))
             }
+        } else if isCampus {
+            guard site.solverBroker != nil else {
+                throw fail("sites", .conflict("a campus view reads the sites from a broker: set mqtt"))
+            }
+            guard site.site == nil else {
+                throw fail("site", .conflict("a campus view shows many sites (sites), and is not one (site)"))
+            }
+            guard venuePath == nil else {
+                throw fail("venue", .conflict("a campus view takes each site's venue from its solver: drop venue"))
+            }
+            if let other = sources.first(where: { $0.key != "mqtt" }) {
+                throw fail(other.key, .conflict("a campus view solves nothing: its one input is mqtt"))
+            }
+            guard !homeAssistant.isConfigured else {
+                throw fail("ha-discovery", .conflict(
+                    "a campus view does not announce to Home Assistant: each building's solver does (docs/site.md)"))
+            }
         } else {
             guard venuePath != nil else { throw fail("venue", .conflict("a venue file is required")) }
         }
-        if site.solverBroker != nil {
+        if site.solverBroker != nil, !isCampus {
             guard site.site != nil else { throw fail("site", .conflict("mqtt needs site (the site's name)")) }
             guard mode == .tag else { throw fail("mode", .conflict("a site's solver locates tags: mode tag")) }
         }

@@ -24,6 +24,20 @@ extension GatewaySetting {
             c.site.site = name
         },
         GatewaySetting(
+            "sites", .text("names"), example: "west,east",
+            help: "Campus view: show these sites' solvers' locations from the mqtt broker (comma-separated, or + for "
+                + "every site); solves nothing."
+        ) { c, value throws(ConfigurationError.Reason) in
+            let names = value.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }
+            guard !names.isEmpty else { throw .badValue("sites needs at least one site name, or +") }
+            if names.contains("+") {
+                guard names == ["+"] else { throw .badValue("+ stands for every site: give it alone") }
+            } else if let bad = names.first(where: { !SiteTopics.isTopicLevel($0) }) {
+                throw .badValue("a site name is one MQTT topic level: no /, + or #, got \"\(bad)\"")
+            }
+            c.site.sites = names
+        },
+        GatewaySetting(
             "receiver", .topicLevel, example: "rx-1",
             help: "Receiver role (and a solver's own radio): this receiver's id, its anchor id in the venue.",
             sets: \.gatewayID

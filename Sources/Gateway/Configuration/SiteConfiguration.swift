@@ -37,6 +37,9 @@ public struct SiteConfiguration: Sendable, Hashable {
     public var reorderWindowSeconds = 0.3
     /// A receiver's radio (a receiver, or a solver's own radio) advertises its `ReceiverBeacon` while it scans.
     public var advertise = false
+    /// A campus view (`docs/site.md`, "Many buildings"): the sites whose solvers' locations it reads from the
+    /// `mqtt` broker, or `["+"]` for every site there; empty: not a campus view.
+    public var sites: [String] = []
 
     /// No site.
     public init() {}

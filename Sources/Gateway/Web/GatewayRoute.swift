@@ -21,6 +21,8 @@ package enum GatewayRoute: String, CaseIterable, Sendable {
     case health = "/api/health"
     case rooms = "/api/rooms"
     case receivers = "/api/receivers"
+    case sites = "/api/sites"
+    case siteVenue = "/api/sites/{site}/venue"
     case calibration = "/api/calibration"
     case history = "/api/history"
     case historyGPX = "/api/history.gpx"

@@ -46,6 +46,8 @@ public enum GatewayRouter {
         public var clock: any BlueDotClock
         /// The solver's site input, when there is one (`/api/receivers`).
         public var site: SiteSource?
+        /// The campus view's input, when the daemon is one (`/api/sites`).
+        public var campus: CampusSource?
         /// The venue's rooms with their occupancy (`/api/rooms`), when the venue has rooms.
         public var rooms: RoomOccupancySource?
         /// The location history (`/api/history...`), when it is on.
@@ -180,12 +182,27 @@ public enum GatewayRouter {
                         + "\"targets\":\(d.hub.targetCount),"
                         + (d.site.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
                               + "\"receivers\":\($0.receivers.count)," } ?? "")
+                        + (d.campus.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
+                              + "\"staleSites\":\($0.sites.filter(\.isStale).count)," } ?? "")
                         + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
             }
         case .rooms:
             return { _, _ in json(RoomsDocument.json(d.rooms)) }
         case .receivers:
             return { _, _ in json(ReceiversDocument.json(d.site, now: d.clock.now())) }
+        case .sites:
+            return { _, _ in json(SitesDocument.json(d.campus, targets: d.hub.current, now: d.clock.now())) }
+        case .siteVenue:
+            return { _, context in
+                guard let name = context.parameters.get("site"),
+                    let site = d.campus?.sites.first(where: { $0.site == name })
+                else { return problem(.notFound, "no such site") }
+                guard let venue = site.venue else {
+                    return problem(.notFound, site.venueError.map { "the site's venue cannot be read: \($0)" }
+                        ?? "the site's solver has not published its venue")
+                }
+                return json(VenueDocument(venue).json())
+            }
         case .calibration:
             return { _, _ in
                 guard let document = d.calibration?.document else {
