@@ -269,7 +269,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SiteTests",
-            dependencies: ["Site", "Positioning", "Formats", "LocationDisplay", "BlueDotCore", "JSON"],
+            dependencies: [
+                "Site", "LocationBus", "Positioning", "Formats", "LocationDisplay", "BlueDotCore", "JSON",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -12,12 +12,13 @@ final class SiteBroker {
     /// `mqtt://127.0.0.1:PORT`.
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
-    /// Writes `mosquitto.conf` into `directory`; nothing runs until `start()`.
-    init(directory: URL, port: Int? = nil) throws {
+    /// Writes `mosquitto.conf` into `directory`, with `extra` lines (a bridge) at its end; nothing runs until
+    /// `start()`.
+    init(directory: URL, port: Int? = nil, extra: String = "") throws {
         self.port = try port ?? SiteBenchmark.freePort()
         configuration = directory.appendingPathComponent("mosquitto.conf")
-        try "listener \(self.port) 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\n"
-            .write(to: configuration, atomically: true, encoding: .utf8)
+        try ("listener \(self.port) 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 100000\n"
+            + extra + "\n").write(to: configuration, atomically: true, encoding: .utf8)
     }
 
     deinit { kill() }

@@ -47,6 +47,13 @@ case "gateway":
     await GatewayBenchmark.run(Array(arguments.dropFirst()))
 case "site":
     await SiteBenchmark.run(Array(arguments.dropFirst()))
+case "campus":
+    do {
+        try await CampusBenchmark.run(Array(arguments.dropFirst()))
+    } catch {
+        FileHandle.standardError.write(Data("bluedot-bench campus: \(error)\n".utf8))
+        exit(1)
+    }
 case "soak":
     do {
         try await SoakBenchmark.run(Array(arguments.dropFirst()))
@@ -70,6 +77,7 @@ default:
     print("       bluedot-bench gateway [--binary PATH] [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ] [--option FLAG ...]")
     print("       bluedot-bench site [--binary PATH] [--receivers N] [--tags N] [--seconds S] [--warmup S] [--rates HZ,HZ] [--window S]")
     print("                          [--option FLAG ...]")
+    print("       bluedot-bench campus [--binary PATH] [--sites N] [--tags N] [--interval S] [--seconds S] [--warmup S] [--bridge] [--no-history]")
     print("       bluedot-bench soak [--binary PATH] [--minutes M] [--rate PER_S] [--tags N] [--receivers N] [--broker-interval S]")
     print("                          [--broker-down S] [--world-interval S] [--world-down S] [--sample S] [--limit S]")
     print("                          [--python PATH] [--world PY] [--world-config JSON] [--scratch DIR] [--summary FILE]")

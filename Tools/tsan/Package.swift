@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "GNSSTests", dependencies: [
                         "GNSS", "LocationBus", "LocationDisplay", "Formats", "SystemIO", "Positioning", "BlueDotCore", "JSON",
                     ], path: "GNSSTests", swiftSettings: strict),
-        .testTarget(name: "SiteTests", dependencies: ["Site", "Positioning", "Formats", "LocationDisplay", "BlueDotCore", "JSON"],
+        .testTarget(name: "SiteTests", dependencies: ["Site", "LocationBus", "Positioning", "Formats", "LocationDisplay", "BlueDotCore", "JSON", log],
                     path: "SiteTests", swiftSettings: strict),
         .testTarget(name: "HomeAssistantTests", dependencies: [
                         "HomeAssistant", "Site", "LocationBus", "Positioning", "Formats", "LocationDisplay", "BlueDotCore",
