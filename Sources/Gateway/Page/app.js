@@ -22,9 +22,10 @@
 
   // The page opens on the whole venue (loadVenue fits it) and the first fixes keep that view: the initial zoom
   // scale waits until the user switches follow on or picks another target.
+  // A campus view (GET /api/sites lists sites) draws one site at a time: `site` is the one picked, null on a gateway.
   const state = {
     venue: null, floor: null, follow: 'recenter', followTarget: SELF, pendingInitialZoom: false,
-    targets: new Map(), events: 0, connected: false, reconnects: 0,
+    targets: new Map(), events: 0, connected: false, reconnects: 0, sites: [], site: null,
   };
   const map = L.map('map', {
     crs: L.CRS.Simple, minZoom: -3, maxZoom: 7, zoomSnap: 0.25, attributionControl: false,
@@ -66,8 +67,9 @@
       Object.assign(AUTO_PAN, autoPan);
       for (const [id, name] of Object.entries(targetNames || {})) NAMES.set(id, name);
     }
-    const response = await fetch('/api/venue', fetchOptions);
-    if (!response.ok) throw new Error('GET /api/venue: ' + response.status);
+    const path = state.site ? `/api/sites/${encodeURIComponent(state.site)}/venue` : '/api/venue';
+    const response = await fetch(path, fetchOptions);
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
     const venue = await response.json();
     state.venue = venue;
     el('venue-name').textContent = venue.name + (venue.origin ? ' (geographic origin set)' : '');
@@ -113,15 +115,20 @@
     selectFloor(venue.floors.length ? venue.floors[0].floor : 0);
   }
 
-  // The venue was saved or reloaded on the gateway: drawn again, on the floor shown.
-  async function reloadVenue() {
-    const shown = state.floor;
+  // Takes the venue off the map: its floors' layers, their buttons and what they hold.
+  function clearVenue() {
     for (const group of floorLayers.values()) group.remove();
     floorLayers.clear();
     roomShapes.clear();
     anchorMarkers.clear();
     el('floors').replaceChildren();
     state.floor = undefined;
+  }
+
+  // The venue was saved or reloaded on the gateway: drawn again, on the floor shown.
+  async function reloadVenue() {
+    const shown = state.floor;
+    clearVenue();
     await loadVenue();
     if (floorLayers.has(shown)) selectFloor(shown);
     state.venueReloads = (state.venueReloads || 0) + 1;
@@ -148,6 +155,78 @@
     }
     return `<span class="bd-tip-box bd-upright">${anchor.id}<br>x ${anchor.x} m, y ${anchor.y} m${where}${site}</span>`;
   }
+
+  // ---- campus view: the sites (GET /api/sites), one drawn at a time, picked in #site and kept in the URL ----
+  // A gateway or a solver lists none (or has no such route): then the page is a gateway's, with its own venue.
+  async function fetchSites() {
+    const response = await fetch('/api/sites', fetchOptions).catch(() => null);
+    const document_ = response && response.ok ? await response.json().catch(() => null) : null;
+    return document_ && Array.isArray(document_.sites) ? document_.sites : [];
+  }
+
+  // The picker's options follow the list (sorted by site): each names its site and says when it is stale (its
+  // solver offline or its bridge down), updated in place so that an open picker stays open.
+  function showSites(sites) {
+    state.sites = sites;
+    const picker = el('site');
+    const names = new Set(sites.map((s) => s.site));
+    for (const option of [...picker.options]) if (!names.has(option.value)) option.remove();
+    sites.forEach((s, i) => {
+      let option = picker.options[i];
+      if (!option || option.value !== s.site) {
+        option = new Option(s.site, s.site);
+        picker.add(option, i);
+      }
+      option.textContent = s.site + (s.stale ? ' (stale)' : '');
+      option.dataset.stale = String(s.stale);
+      option.title = `${s.venue || 'no venue yet'}: solver ${s.solver}, bridge ${s.bridge || 'unknown'}, ` +
+        `${s.targets} targets`;
+    });
+    picker.value = state.site;
+  }
+
+  // At start: a campus view shows the picker on the site named in the URL (#site=...), else the first.
+  async function loadSites() {
+    const sites = await fetchSites();
+    if (!sites.length) return false;
+    const wanted = hash.get('site');
+    state.site = sites.some((s) => s.site === wanted) ? wanted : sites[0].site;
+    showSites(sites);
+    el('site').hidden = false;
+    return true;
+  }
+
+  // Every 5 s: the sites' states; the picked site's venue is drawn again when it was missing or is another now.
+  async function refreshSites() {
+    const sites = await fetchSites();
+    if (!sites.length) return;
+    showSites(sites);
+    const picked = sites.find((s) => s.site === state.site);
+    if (picked && picked.venue && (!state.venue || state.venue.name !== picked.venue)) showSite(state.site);
+  }
+
+  // Draws a site's venue in place of the one shown, with that site's targets only (the others stay in state, so
+  // switching back is instant). Loads run one after another; a pick overtaken by a newer one draws nothing.
+  let siteLoads = Promise.resolve();
+  function showSite(name) {
+    state.site = name;
+    hash.set('site', name);
+    history.replaceState(null, '', '#' + hash);
+    siteLoads = siteLoads.then(async () => {
+      if (name !== state.site) return;
+      clearVenue();
+      state.venue = null;
+      try {
+        await loadVenue();
+        el('error').hidden = true;
+      } catch (error) {
+        showError(`Cannot load the venue of ${name}: ${error.message}`);
+      }
+      for (const t of state.targets.values()) placeOnFloor(t);
+    });
+    return siteLoads;
+  }
+  el('site').addEventListener('change', (event) => showSite(event.target.value));
 
   // ---- a site's receivers (solver role): online/offline and rates on the anchors, every 3 s ----
   async function refreshReceivers() {
@@ -227,13 +306,25 @@
     option.value = id;
     option.textContent = isSelf ? 'self (this gateway)' : 'tag ' + nameOf(id);
     el('follow-target').appendChild(option);
+    t.option = option;
     if (isSelf) el('follow-target').value = SELF;
     return t;
   }
 
+  // Whether a fix belongs on the map shown: in a campus view, only the picked site's.
+  const onSiteShown = (fix) => !state.site || fix.site === state.site;
+
+  // A target is drawn on its floor (when it has one) of its site (in a campus view). A marker put back on the map
+  // gets a new element, drawn again from the target's drawing state.
   function placeOnFloor(t) {
-    const visible = t.fix && (t.fix.floor === undefined || t.fix.floor === null || t.fix.floor === state.floor);
-    if (visible) { t.circle.addTo(map); t.marker.addTo(map); } else { t.circle.remove(); t.marker.remove(); }
+    const onSite = Boolean(t.fix) && onSiteShown(t.fix);
+    const visible = onSite && (t.fix.floor === undefined || t.fix.floor === null || t.fix.floor === state.floor);
+    t.option.hidden = !onSite;
+    if (!visible) { t.circle.remove(); t.marker.remove(); return; }
+    const shownBefore = map.hasLayer(t.marker);
+    t.circle.addTo(map);
+    t.marker.addTo(map);
+    if (!shownBefore) { draw(t, false); fade(t); }
   }
 
   function draw(t, ping) {
@@ -282,7 +373,7 @@
     t.away = fix.presence === 'not_home';
     fade(t);
     state.events += 1;
-    if (fix.target === state.followTarget) { autoPan(fix); showInfo(t); }
+    if (fix.target === state.followTarget && onSiteShown(fix)) { autoPan(fix); showInfo(t); }
   }
 
   // Greys a silent target with its silence: full at first, down to a third after 30 minutes.
@@ -303,7 +394,7 @@
     if (!t) return;
     t.display = message.display;
     draw(t, false);
-    if (t.id === state.followTarget) { showInfo(t); if (turn.on) turnTo(t.display); }
+    if (t.id === state.followTarget && onSiteShown(t.fix)) { showInfo(t); if (turn.on) turnTo(t.display); }
   }
 
   function onRemoved(message) {
@@ -627,7 +718,10 @@
   };
 
   setFollow('recenter');
-  loadVenue().then(() => {
+  // A campus view draws the picked site's venue (a site without one yet shows an error until it comes); a gateway
+  // its own, without which the page cannot start.
+  loadSites().then((campus) => (campus ? showSite(state.site) : loadVenue())).then(() => {
+    if (state.site) setInterval(refreshSites, 5000);
     connect();
     refreshReceivers();
     setInterval(refreshReceivers, 3000);
