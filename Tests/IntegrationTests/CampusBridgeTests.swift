@@ -234,4 +234,68 @@ struct CampusBridgeTests {
         #expect(await solver.wait(timeout: .seconds(10)))
         #expect(await eventually(seconds: 10) { seen.value["bluedot/west/status"] == "offline" })
     }
+
+    /// The whole chain from the radio: in each building a Bumble virtual site (Tools/virtual-world/campus-<site>.json:
+    /// three controllers as receivers, one iBeacon tag standing), three `bluedot run --h4-tcp ... --publish`
+    /// receivers on the building's mosquitto, and its solver; both bridged to a campus mosquitto, where a campus view
+    /// of the two named sites shows each building's tag with its site, where the building's truth has it.
+    @Test(.enabled(if: IntegrationEnvironment.runWorldTests, "needs the virtual world"))
+    func twoBuildingsOfBumbleReceiversReachTheCampusView() async throws {
+        let campus = try await MosquittoBroker()
+        let scratch = try IntegrationEnvironment.scratchDirectory()
+        var processes: [ChildProcess] = []
+        defer { for p in processes.reversed() { p.kill() } }
+        var truth: [String: (tag: String, x: Double, y: Double)] = [:]
+        var brokers: [MosquittoBroker] = []
+        for site in ["west", "east"] {
+            let broker = try await MosquittoBroker(extraConfiguration: Self.bridge(to: campus, site: site))
+            brokers.append(broker)
+            let config = IntegrationEnvironment.packageRoot.appendingPathComponent("Tools/virtual-world/campus-\(site).json")
+            let venuePath = scratch.appendingPathComponent("\(site).venue.json").path
+            let world = try ChildProcess(IntegrationEnvironment.python, [
+                SiteProcessTests.siteScript, "--config", config.path, "--host", "127.0.0.1", "--venue", venuePath,
+                "--noise", "2", "--seed", "5",
+            ])
+            processes.append(world)
+            let ready = try #require(await world.readyObject(timeout: .seconds(60)),
+                                     "site.py (\(site)) did not get ready: \(world.standardError.suffix(2000))")
+            let ports = try #require(ready["receivers"] as? [String: [String: Any]])
+            let tag = try #require((ready["tags"] as? [String])?.first)
+            let file = try JSONSerialization.jsonObject(with: Data(contentsOf: config)) as? [String: Any]
+            let point = ((file?["tags"] as? [[String: Any]])?.first?["track"] as? [[String: Any]])?.first
+            truth[site] = (tag, point?["x"] as? Double ?? .nan, point?["y"] as? Double ?? .nan)
+            for id in ["rx-1", "rx-2", "rx-3"] {
+                let port = try #require(ports[id]?["port"] as? Int)
+                processes.append(try ChildProcess(IntegrationEnvironment.bluedot, [
+                    "run", "--h4-tcp", "127.0.0.1:\(port)", "--publish", broker.url, "--site", site, "--receiver", id,
+                    "--log-level", "info",
+                ]))
+            }
+            processes.append(try Self.solver(site: site, broker: broker, venuePath: venuePath))
+        }
+        let view = try ChildProcess(IntegrationEnvironment.bluedot, [
+            "run", "--mqtt", campus.url, "--sites", "west,east", "--listen", "127.0.0.1:0", "--history", "off",
+        ])
+        processes.append(view)
+        let found = await view.listeningBase(timeout: .seconds(30))
+        let base = try #require(found, "\(view.standardError.suffix(2000))")
+        func located() -> [String: [String: Any]] {
+            let list = (try? Self.get(base, "api/locations")) as? [[String: Any]] ?? []
+            return Dictionary(list.map { ($0["target"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        let expected = truth
+        #expect(await eventually(seconds: 60) {
+            let now = located()
+            return expected.allSatisfy { site, t in now[t.tag]?["site"] as? String == site && now[t.tag]?["lastKnown"] as? Bool == false }
+        }, "\(located()) \(view.standardError.suffix(1500))")
+        // Let the filters settle on the standing tags, then compare with the truth.
+        try await Task.sleep(for: .seconds(5))
+        let now = located()
+        for (site, t) in truth {
+            let fix = now[t.tag] ?? [:]
+            let error = ((number(fix["x"]) - t.x) * (number(fix["x"]) - t.x) + (number(fix["y"]) - t.y) * (number(fix["y"]) - t.y)).squareRoot()
+            #expect(fix["site"] as? String == site && error < 3, "\(site): \(fix) against (\(t.x), \(t.y))")
+        }
+        _ = brokers
+    }
 }
