@@ -216,6 +216,7 @@
       if (name !== state.site) return;
       clearVenue();
       state.venue = null;
+      el('venue-name').textContent = 'loading venue…';
       try {
         await loadVenue();
         el('error').hidden = true;
