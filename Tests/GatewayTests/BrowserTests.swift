@@ -100,6 +100,33 @@ extension GatewayProcessTests {
             #expect(object?["source"] as? String == "GNSS (gpsd)")
         }
 
+        /// A campus view in the real browser (Tools/browser-test/campus_test.py): a mosquitto holding two sites'
+        /// retained venues, statuses, bridge states and fixes, `bluedot run --mqtt ... --sites +`, and the page's site
+        /// picker: each site's venue drawn with only its own targets, a switch, a site marked stale when its bridge
+        /// reads 0, the pick kept over a reload, nothing loaded from elsewhere.
+        @Test func aCampusViewPicksItsSitesInTheBrowser() async throws {
+            guard await Self.browserAvailable() else { return }
+            guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
+                if GatewayProcess.required { Issue.record("BLUEDOT_REQUIRE_INTEGRATION=1 but mosquitto is missing") }
+                return
+            }
+            let root = GatewayProcess.packageRoot
+            let browser = try GatewayProcess(GatewayProcess.python, [
+                root.appendingPathComponent("Tools/browser-test/campus_test.py").path, "--bluedot", GatewayProcess.bluedot,
+                "--web-root", root.appendingPathComponent("Sources/Gateway/Page").path, "--chromedriver",
+                Self.chromedriver, "--screenshot", root.appendingPathComponent(".build/screenshots/campus.png").path,
+            ])
+            #expect(await browser.wait(seconds: 120), "campus check still running after 120 s")
+            let report = browser.standardOutput
+            #expect(browser.status == 0, "\(report) \(browser.standardError.suffix(2000))")
+            let object = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
+            #expect(object?["ok"] as? Bool == true, "\(report)")
+            let checks = object?["checks"] as? [String: Bool] ?? [:]
+            for name in ["picker", "westDrawn", "westDots", "switch", "stale", "reload", "local"] {
+                #expect(checks[name] == true, "\(name): \(report)")
+            }
+        }
+
         /// The set-up page in the real browser (Tools/browser-test/setup_test.py): an editable tag-mode gateway with
         /// no venue yet, replaying the BOUN track; the page uploads a bundled plan, scales it by two clicks and a
         /// typed width, places receivers from the heard list, draws a room and an exit room, saves (positioning

@@ -187,7 +187,8 @@ def check_favicon(driver) -> dict:
     request of the whole run was a 404, in the console or in the network log (chromium's own icon request
     included)."""
     fetched = driver.execute_async_script(FETCH_ICONS_JS)
-    console = [entry["message"] for entry in driver.get_log("browser") if "404" in entry["message"]]
+    # Chromium's words for a failed load; a bare "404" also matches a port number in a logged URL (127.0.0.1:44049).
+    console = [entry["message"] for entry in driver.get_log("browser") if "status of 404" in entry["message"]]
     network = []
     for entry in driver.get_log("performance"):
         message = json.loads(entry["message"])["message"]
