@@ -98,7 +98,11 @@ public struct GatewayApp: Sendable {
         // is kept there, retained, for viewers of many sites (formats.md, "A site over MQTT").
         let site = first.lazy.compactMap { $0 as? SiteSource }.first
         if let site { site.client.keepPublished(Self.venueMessage(venue, site: site, directory: siteFiles.venueDirectory)) }
-        let publisher = site.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
+        // Where fixes (and Home Assistant's discovery) go out: a solver's site, or a campus view's own name.
+        let outbound = site.map { (client: $0.client, topics: $0.topics) } ?? campus.flatMap { campus in
+            campus.ownTopics.map { (client: campus.client, topics: $0) }
+        }
+        let publisher = outbound.map { LocationPublisher(client: $0.client, topics: $0.topics, clock: clock) }
         var siteMetrics: SiteMetrics?
         if let site, let publisher { siteMetrics = SiteMetrics(metrics: metrics, site: site, publisher: publisher) }
         var campusMetrics: CampusMetrics?
@@ -117,19 +121,19 @@ public struct GatewayApp: Sendable {
         if let publisher { outputs.append(publisher) }
         var homeAssistant: HomeAssistantPublisher?
         var homeAssistantRoster: HomeAssistantRosterService?
-        if let site, configuration.homeAssistant.enabled {
+        if let outbound, configuration.homeAssistant.enabled {
             let settings = configuration.homeAssistant
             let names = Self.homeAssistantNames(devices.registry, settings: settings)
             let discovery = HomeAssistantDiscovery(
-                prefix: settings.prefix, topics: site.topics, allow: settings.allow, names: names,
+                prefix: settings.prefix, topics: outbound.topics, allow: settings.allow, names: names,
                 roomNames: Self.roomNames(venue))
             let publisher = HomeAssistantPublisher(
-                client: site.client, discovery: discovery, clock: clock, awayAfterSeconds: presence.timeoutWhereUnknown,
+                client: outbound.client, discovery: discovery, clock: clock, awayAfterSeconds: presence.timeoutWhereUnknown,
                 removing: settings.remove)
             outputs.append(publisher)
             homeAssistant = publisher
             homeAssistantRoster = HomeAssistantRosterService(
-                publisher: publisher, options: site.client.options, clock: clock, logger: logger)
+                publisher: publisher, options: outbound.client.options, clock: clock, logger: logger)
         }
         self.homeAssistantRoster = homeAssistantRoster
         if let recorder { outputs.append(recorder) }
@@ -227,9 +231,18 @@ public struct GatewayApp: Sendable {
             throw ConfigurationError(location: "configuration", key: "sites", reason: .conflict("sites needs mqtt"))
         }
         do {
-            let options = try configuration.site.options(url: broker, defaultClientID: "bluedot-campus")
-            let client = try MQTTClient(options: options, will: nil, birth: [], clock: clock, logger: logger)
-            return CampusSource(client: client, sites: configuration.site.sites, clock: clock, logger: logger)
+            let options = try configuration.site.options(
+                url: broker, defaultClientID: configuration.site.site.map { "bluedot-campus-\($0)" } ?? "bluedot-campus")
+            // With a name of its own (`site`), the view publishes its one answer per target there, as a solver does,
+            // with a status of its own: Home Assistant and other consumers follow targets across buildings.
+            let own = configuration.site.site.flatMap(SiteTopics.init(site:))
+            let offline = own.map { MQTTMessage(topic: $0.solverStatus, text: "offline", qos: 1, retain: true) }
+            let client = try MQTTClient(
+                options: options, will: offline,
+                birth: own.map { [MQTTMessage(topic: $0.solverStatus, text: "online", qos: 1, retain: true)] } ?? [],
+                clock: clock, logger: logger)
+            return CampusSource(client: client, sites: configuration.site.sites, ownTopics: own,
+                                farewell: offline.map { [$0] } ?? [], clock: clock, logger: logger)
         } catch {
             throw ConfigurationError(location: "configuration", key: "mqtt", reason: .badValue("\(error)"))
         }

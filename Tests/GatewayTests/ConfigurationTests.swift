@@ -191,4 +191,26 @@ import Testing
         #expect(error("observations = o\nvenue = v\nfast-clock = 0@5").contains("fast-clock's rate"))
         #expect(error("observations = o\nvenue = v\nfast-clock = 60@yesterday").contains("fast-clock's epoch"))
     }
+
+    /// A campus view (`sites`) reads one broker, has no venue or other input of its own, and takes a name of its own
+    /// (`site`) only outside the sites it shows; Home Assistant settings need that name.
+    @Test func aCampusViewIsCheckedAsAWhole() throws {
+        func error(_ text: String) -> String {
+            do {
+                try ConfigurationFile.parse(text, file: "campus.conf").validate(location: "campus.conf")
+                return "valid"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(error("mqtt = mqtt://b\nsites = west, east") == "valid")
+        #expect(error("mqtt = mqtt://b\nsites = +\nsite = campus\nha-names = keys=Keys") == "valid")
+        #expect(error("sites = west").contains("no source"))
+        #expect(error("mqtt = mqtt://b\nsites = west\nvenue = v").contains("drop venue"))
+        #expect(error("mqtt = mqtt://b\nsites = west\nobservations = o").contains("its one input is mqtt"))
+        #expect(error("mqtt = mqtt://b\nsites = west\nsite = west").contains("not one of the sites"))
+        #expect(error("mqtt = mqtt://b\nsites = west\nha-prefix = ha").contains("set site"))
+        #expect(error("mqtt = mqtt://b\nsites = west, +").contains("+ stands for every site"))
+        #expect(error("mqtt = mqtt://b\nsites = a/b").contains("topic level"))
+    }
 }

@@ -1,5 +1,6 @@
 import BlueDotCore
 import Formats
+import HomeAssistant
 import Foundation
 import Logging
 import Positioning
@@ -94,8 +95,8 @@ struct CampusBridgeTests {
         var eastSolver = try Self.solver(site: "east", broker: east, venuePath: eastPath)
         defer { eastSolver.kill() }
         let view = try ChildProcess(IntegrationEnvironment.bluedot, [
-            "run", "--mqtt", campus.url, "--sites", "+", "--listen", "127.0.0.1:0", "--history", "memory",
-            "--log-level", "info",
+            "run", "--mqtt", campus.url, "--sites", "+", "--site", "campus",
+            "--listen", "127.0.0.1:0", "--history", "memory", "--log-level", "info",
         ])
         defer { view.kill() }
         let westReceivers = try Self.receivers(site: "west", broker: west, target: "tag-7", x: 4, y: 3)
@@ -129,6 +130,33 @@ struct CampusBridgeTests {
         let westVenue = (try? Self.get(base, "api/sites/west/venue")) as? [String: Any]
         #expect(westVenue?["name"] as? String == "west wing")
         #expect(try ChildProcess.get(base + "api/sites/nowhere/venue").contains("no such site"))
+        #expect(sites()["campus"] == nil, "the view's own name is not read back as a site")
+
+        // Named `campus`, the view publishes its one answer per target there, with its site, and announces it to
+        // Home Assistant: one tracker that follows the target from building to building.
+        var watchOptions = try MQTTOptions(url: campus.url)
+        watchOptions.clientID = "campus-consumer"
+        let consumer = try MQTTClient(options: watchOptions, logger: Logger(label: "test.consumer"))
+        try consumer.subscribe("bluedot/campus/#", qos: 1)
+        try consumer.subscribe("homeassistant/#", qos: 1)
+        let heard = LockedValue<[String: String]>([:])
+        let consuming = Task {
+            for await case .message(let m) in consumer.events {
+                heard.withLock { $0[m.topic] = String(decoding: m.payload, as: UTF8.self) }
+            }
+        }
+        try consumer.start()
+        defer {
+            consumer.stop()
+            consuming.cancel()
+        }
+        let discovery = HomeAssistantDiscovery(topics: try #require(SiteTopics(site: "campus")))
+        #expect(await eventually(seconds: 15) {
+            heard.value["bluedot/campus/locations/tag-7"]?.contains(#""site": "west""#) == true
+                && heard.value[discovery.trackerConfigTopic("tag-7")] != nil
+                && heard.value["bluedot/campus/status"] == "online"
+        }, "\(heard.value.keys.sorted())")
+        #expect(heard.value["bluedot/campus/locations/tag-9"]?.contains(#""site": "east""#) == true)
 
         // The west bridge drops (the building's broker dies): the campus says west is stale, and shows tag-7 last
         // known where it was; east goes on.

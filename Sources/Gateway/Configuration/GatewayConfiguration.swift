@@ -128,8 +128,8 @@ public struct GatewayConfiguration: Sendable, Hashable {
             guard site.solverBroker != nil else {
                 throw fail("sites", .conflict("a campus view reads the sites from a broker: set mqtt"))
             }
-            guard site.site == nil else {
-                throw fail("site", .conflict("a campus view shows many sites (sites), and is not one (site)"))
+            if let own = site.site, site.sites.contains(own) {
+                throw fail("site", .conflict("a campus view's own name (site) is not one of the sites it shows"))
             }
             guard venuePath == nil else {
                 throw fail("venue", .conflict("a campus view takes each site's venue from its solver: drop venue"))
@@ -137,9 +137,9 @@ public struct GatewayConfiguration: Sendable, Hashable {
             if let other = sources.first(where: { $0.key != "mqtt" }) {
                 throw fail(other.key, .conflict("a campus view solves nothing: its one input is mqtt"))
             }
-            guard !homeAssistant.isConfigured else {
-                throw fail("ha-discovery", .conflict(
-                    "a campus view does not announce to Home Assistant: each building's solver does (docs/site.md)"))
+            if homeAssistant.isConfigured, site.site == nil {
+                throw fail("site", .conflict(
+                    "a campus view announces to Home Assistant under a name of its own: set site (e.g. campus)"))
             }
         } else {
             guard venuePath != nil else { throw fail("venue", .conflict("a venue file is required")) }

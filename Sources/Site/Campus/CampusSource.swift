@@ -80,15 +80,21 @@ public final class CampusSource: LocationSource, LocationProducer, @unchecked Se
     public let client: MQTTClient
     /// The sites named, or `["+"]` for every site on the broker.
     public let sitePatterns: [String]
+    /// The view's own name and topics, when it publishes its answers as a site of its own (a `LocationPublisher`
+    /// and Home Assistant's discovery on `client`); its own messages are never read back as a site's.
+    public let ownTopics: SiteTopics?
+    private let farewell: [MQTTMessage]
     private let state = LockedValue(State())
     private let logger: Logger
 
     /// A view of `sites` (names, or `["+"]`) through `client`; a target no site has spoken of for `deleteAfterSeconds`
     /// is deleted.
-    public init(client: MQTTClient, sites: [String], deleteAfterSeconds: Double = 86_400,
-                clock: any BlueDotClock = SystemClock(), logger: Logger) {
+    public init(client: MQTTClient, sites: [String], ownTopics: SiteTopics? = nil, farewell: [MQTTMessage] = [],
+                deleteAfterSeconds: Double = 86_400, clock: any BlueDotClock = SystemClock(), logger: Logger) {
         self.client = client
         sitePatterns = sites
+        self.ownTopics = ownTopics
+        self.farewell = farewell
         self.logger = logger
         super.init(id: "campus", deleteAfterSeconds: deleteAfterSeconds, clock: clock)
     }
@@ -149,7 +155,7 @@ public final class CampusSource: LocationSource, LocationProducer, @unchecked Se
     /// Disconnects; `run` returns.
     public func stop() async {
         state.withLock { $0.stopped = true }
-        client.stop()
+        client.stop(farewell: farewell)
         setStatus(.inactive)
     }
 
@@ -159,6 +165,7 @@ public final class CampusSource: LocationSource, LocationProducer, @unchecked Se
         let parts = message.topic.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 3, parts[0] == "bluedot" else { return }
         let site = String(parts[1])
+        guard site != ownTopics?.site else { return }
         state.withLock { s in
             s.statistics.messages += 1
             s.sites[site, default: SiteState(site: site)].lastMessageAt = now
