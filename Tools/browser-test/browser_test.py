@@ -96,7 +96,8 @@ def main() -> int:
         plans = [s["plan"] for s in samples if s["plan"]]
         moved_px = max(abs(a["x"] - screens[0]["x"]) + abs(a["y"] - screens[0]["y"]) for a in screens)
         moved_m = max(abs(p["x"] - plans[0]["x"]) + abs(p["y"] - plans[0]["y"]) for p in plans)
-        labels = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".bd-label")]
+        # textContent, not .text: selenium's .text is empty for a label panned out of view after the drag.
+        labels = [e.get_attribute("textContent") for e in driver.find_elements(By.CSS_SELECTOR, ".bd-label")]
         report.update({
             "samples": len(samples), "movedPixels": round(moved_px, 1), "movedMeters": round(moved_m, 2),
             "events": samples[-1]["events"], "tagLabels": labels,
