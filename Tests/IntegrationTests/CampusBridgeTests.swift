@@ -266,7 +266,8 @@ struct CampusBridgeTests {
     /// The whole chain from the radio: in each building a Bumble virtual site (Tools/virtual-world/campus-<site>.json:
     /// three controllers as receivers, one iBeacon tag standing), three `bluedot run --h4-tcp ... --publish`
     /// receivers on the building's mosquitto, and its solver; both bridged to a campus mosquitto, where a campus view
-    /// of the two named sites shows each building's tag with its site, where the building's truth has it.
+    /// of the two named sites shows each building's tag with its site, where the building's truth has it. Then the
+    /// west bridge is dropped (its broker killed) and restored, and the east solver restarted.
     @Test(.enabled(if: IntegrationEnvironment.runWorldTests, "needs the virtual world"))
     func twoBuildingsOfBumbleReceiversReachTheCampusView() async throws {
         let campus = try await MosquittoBroker()
@@ -275,6 +276,7 @@ struct CampusBridgeTests {
         defer { for p in processes.reversed() { p.kill() } }
         var truth: [String: (tag: String, x: Double, y: Double)] = [:]
         var brokers: [MosquittoBroker] = []
+        var solvers: [String: (process: ChildProcess, venue: String)] = [:]
         for site in ["west", "east"] {
             let broker = try await MosquittoBroker(extraConfiguration: Self.bridge(to: campus, site: site))
             brokers.append(broker)
@@ -299,7 +301,9 @@ struct CampusBridgeTests {
                     "--log-level", "info",
                 ]))
             }
-            processes.append(try Self.solver(site: site, broker: broker, venuePath: venuePath))
+            let solver = try Self.solver(site: site, broker: broker, venuePath: venuePath)
+            solvers[site] = (solver, venuePath)
+            processes.append(solver)
         }
         let view = try ChildProcess(IntegrationEnvironment.bluedot, [
             "run", "--mqtt", campus.url, "--sites", "west,east", "--listen", "127.0.0.1:0", "--history", "off",
@@ -324,6 +328,33 @@ struct CampusBridgeTests {
             let error = ((number(fix["x"]) - t.x) * (number(fix["x"]) - t.x) + (number(fix["y"]) - t.y) * (number(fix["y"]) - t.y)).squareRoot()
             #expect(fix["site"] as? String == site && error < 3, "\(site): \(fix) against (\(t.x), \(t.y))")
         }
-        _ = brokers
+
+        // The faults, with the whole chain behind them. The west bridge drops with its building's broker: west is
+        // stale and its tag last known; the broker back, its receivers and solver reconnect and the tag is current.
+        func sites() -> [String: [String: Any]] {
+            let list = ((try? Self.get(base, "api/sites")) as? [String: Any])?["sites"] as? [[String: Any]] ?? []
+            return Dictionary(list.map { ($0["site"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        func current(_ site: String) -> Bool {
+            let fix = located()[expected[site]?.tag ?? ""]
+            return fix?["site"] as? String == site && fix?["lastKnown"] as? Bool == false
+        }
+        let west = brokers[0]
+        west.kill()
+        #expect(await eventually(seconds: 15) {
+            sites()["west"]?["stale"] as? Bool == true && !current("west")
+        }, "\(sites()) \(located())")
+        #expect(current("east"))
+        try await west.start()
+        #expect(await eventually(seconds: 60) { sites()["west"]?["stale"] as? Bool == false && current("west") },
+                "\(sites()) \(located())")
+        // The east solver restarts: offline (stale), then online with its tag current again.
+        let east = try #require(solvers["east"])
+        east.process.signal(SIGTERM)
+        #expect(await east.process.wait(timeout: .seconds(10)))
+        #expect(await eventually(seconds: 10) { sites()["east"]?["solver"] as? String == "offline" && !current("east") })
+        processes.append(try Self.solver(site: "east", broker: brokers[1], venuePath: east.venue))
+        #expect(await eventually(seconds: 60) { sites()["east"]?["solver"] as? String == "online" && current("east") },
+                "\(sites()) \(located())")
     }
 }
