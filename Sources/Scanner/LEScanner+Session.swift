@@ -92,9 +92,11 @@ extension LEScanner {
         }
         while true {
             let extended: Bool
+            let capabilities: ControllerCapabilities
             var advertising = false
             do {
-                extended = try await session.startScanning(try await session.initialize())
+                capabilities = try await session.initialize()
+                extended = try await session.startScanning(capabilities)
                 if let advertisement = configuration.advertisement {
                     advertising = try await session.startAdvertising(advertisement, extended: extended)
                     if !advertising { note(error: "the controller refused to advertise") }
@@ -123,6 +125,29 @@ extension LEScanner {
                 case let .dropped(generation: dropped, reason)? where dropped == generation:
                     await shutDown()
                     return .dropped(reason)
+                case let .scanChangedElsewhere(generation: changed)? where changed == generation:
+                    // Another program's scan command: the controller scans no more, or with its parameters. After
+                    // `rearmDelaySeconds` (its own command sequence done), ours are set again on the same link.
+                    let count = state.withLock { state in
+                        state.scanning = false
+                        state.scanRearms += 1
+                        return state.scanRearms
+                    }
+                    logger.warning("another program changed the scan; setting it up again", metadata: [
+                        "transport": "\(transport.name)", "rearms": "\(count)",
+                    ])
+                    try? await clock.sleep(for: Self.rearmDelay)
+                    do {
+                        try await session.disableScanning(extended: extended, ignoringDisallowed: true)
+                        _ = try await session.startScanning(capabilities)
+                    } catch {
+                        await shutDown()
+                        if error.isTransportFailure { return .dropped("\(error)") }
+                        note(error: "\(error)")
+                        throw error
+                    }
+                    state.withLock { $0.scanning = true }
+                    onScanning()
                 case let .hardwareError(generation: failed, code)? where failed == generation:
                     state.withLock { $0.scanning = false }
                     note(error: "hardware error 0x\(String(code, radix: 16))")
@@ -162,7 +187,13 @@ extension LEScanner {
                             || code == HardwareErrorEvent.code
                     else { continue }
                     switch try? HCIEvent.decode(packet) {
-                    case let .commandComplete(event)?: channel.deliver(.complete(event))
+                    case let .commandComplete(event)?:
+                        // A reply no command of ours waits for, to a scan enable: another program's.
+                        if !channel.deliver(.complete(event)),
+                           event.opcode == LESetScanEnableCommand.opcode
+                            || event.opcode == LESetExtendedScanEnableCommand.opcode {
+                            signalSink.yield(.scanChangedElsewhere(generation: generation))
+                        }
                     case let .commandStatus(event)?: channel.deliver(.status(event))
                     case let .hardwareError(event)?:
                         signalSink.yield(.hardwareError(generation: generation, code: event.hardwareCode))

@@ -50,6 +50,7 @@ public final class LEScanner: Sendable {
         state.withLock { state in
             var statistics = state.decoder.statistics
             statistics.reconnects = state.reconnects
+            statistics.scanRearms = state.scanRearms
             statistics.lastError = state.lastError
             return statistics
         }
@@ -122,14 +123,25 @@ enum ScannerSignal: Sendable {
     case dropped(generation: Int, reason: String)
     /// The controller of connection `generation` reported a hardware error.
     case hardwareError(generation: Int, code: UInt8)
+    /// The controller of connection `generation` answered a scan enable command that this scanner did not send:
+    /// another program on the adapter turned the scan off (or on, with its own parameters).
+    case scanChangedElsewhere(generation: Int)
     /// Backoff wait `token` is over.
     case wake(token: Int)
+}
+
+extension LEScanner {
+    /// How long the scanner waits, after another program's scan command, before it sets its own scan up again: the
+    /// other program's sequence (`bluetoothctl scan off` sends one command; `hcitool lescan`'s end two) is over by
+    /// then, and a program that keeps changing it is not answered faster than once a second.
+    static let rearmDelay = Duration.seconds(1)
 }
 
 /// The scanner's mutable state, behind its mutex.
 struct ScannerState: Sendable {
     var decoder = SightingDecoder()
     var reconnects = 0
+    var scanRearms = 0
     var lastError: String?
     var started = false
     var scanning = false

@@ -12,6 +12,9 @@ public struct ScannerStatistics: Sendable, Hashable {
     public var malformed: Int = 0
     /// Times the link to the controller came back after it dropped.
     public var reconnects: Int = 0
+    /// Times the scan was set up again after another program on the adapter sent a scan enable command
+    /// (`hcitool`, `bluetoothctl scan off`, the end of bluetoothd's discovery).
+    public var scanRearms: Int = 0
     /// The last error met (a dropped link, a malformed report), for display; nil when none.
     public var lastError: String?
 

@@ -93,6 +93,16 @@ final class FakeController: HCITransport {
         _ = state.withLock { $0.sink?.yield(packet) }
     }
 
+    /// Another program on the adapter sends a scan enable (`hcitool cmd 0x08 0x000C 00 00`, `bluetoothctl scan off`):
+    /// the controller takes it, and its Command Complete reaches this host too, as the kernel copies events to every
+    /// raw socket.
+    func foreignScanEnable(_ enable: Bool, extended: Bool = false) {
+        let opcode = extended ? LESetExtendedScanEnableCommand.opcode : LESetScanEnableCommand.opcode
+        state.withLock { $0.scanning = enable }
+        inject(HCIEvent.commandComplete(
+            CommandCompleteEvent(numHCICommandPackets: 1, opcode: opcode, returnParameters: [0])).packet)
+    }
+
     /// Ends the link from the controller's side (as a TCP close would).
     func dropLink() {
         let sink = state.withLock { state in

@@ -53,6 +53,33 @@ import Testing
         #expect(!controller.scanning)
     }
 
+    /// Another program turns the scan off (issue 45: the gateway stayed deaf for good). The scanner sees the reply to
+    /// a command it did not send, waits a second, and sets its scan up again on the same link, without a Reset; its
+    /// own commands' replies never count.
+    @Test(.timeLimit(.minutes(1))) func aScanTurnedOffByAnotherProgramIsSetUpAgain() async throws {
+        let controller = FakeController()
+        let clock = ManualClock(start: 0)
+        let scanner = Fixture.scanner(controller, clock: clock)
+        let sink = SightingSink()
+        let run = Task { try await scanner.run { sink.append($0) } }
+        #expect(await eventually { scanner.isScanning })
+        #expect(scanner.statistics.scanRearms == 0, "its own scan enable is not another program's")
+        let before = controller.sent.count
+        controller.foreignScanEnable(false)
+        #expect(await eventually { !scanner.isScanning })
+        #expect(!controller.scanning)
+        await clock.waitForSleepers()
+        clock.advance(by: 1)
+        #expect(await eventually { scanner.isScanning && controller.scanning })
+        #expect(Array(controller.sentOpcodes.dropFirst(before))
+            == [LESetScanEnableCommand.opcode, LESetScanParametersCommand.opcode, LESetScanEnableCommand.opcode])
+        controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -50)]))
+        #expect(await eventually { sink.sightings.count == 1 })
+        #expect(scanner.statistics.scanRearms == 1 && controller.opens == 1)
+        scanner.stop()
+        try await run.value
+    }
+
     /// The backoff waits on the scanner's clock, which never moves here: the run ending proves `stop()` cut the
     /// 30 s backoff short (a hang would run into the time limit).
     @Test(.timeLimit(.minutes(1))) func stopDuringBackoffEndsRun() async throws {

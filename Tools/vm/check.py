@@ -138,6 +138,26 @@ class KernelPathTests(unittest.TestCase):
         lines = self.assert_heard("raw-legacy", procedure="legacy")
         self.assertNotIn(EXTENDED_PDU_BEACON, {line["address"] for line in lines}, "a legacy scan heard extended PDUs")
 
+    def test_a_scan_turned_off_by_another_program_resumes(self):
+        """hcitool's LE Set Scan Enable = 0 while BlueDot scans: the controller took it (status 0 in hcitool's
+        reply), BlueDot logged it, and sightings resumed within 10 s (issue 45's target)."""
+        self.assertIn(exit_code("disabled-elsewhere"), (0, 143), read("disabled-elsewhere", "err"))
+        self.assertRegex(read("disabled-elsewhere", "hcitool").lower(), r"0c 20 00", "the disable was not taken")
+        disabled = float(read("disabled-elsewhere", "time"))
+        lines = sightings("disabled-elsewhere")
+        self.assertTrue([line for line in lines if line["t"] < disabled], "nothing heard before the disable")
+        # hcitool takes a moment to start after `disabled` was read: the deaf span is the longest silence between
+        # two sightings from then on (the beacons advertise every 100-200 ms), and BlueDot waits 1 s before it sets
+        # the scan up again, so a span of less than that would mean the disable never took.
+        times = sorted(line["t"] for line in lines if line["t"] >= disabled)
+        self.assertGreater(len(times), 10, "too few sightings after another program disabled the scan")
+        gap, resumed = max((b - a, b) for a, b in zip(times, times[1:]))
+        print(f"vm: a scan disabled by hcitool was deaf {gap:.1f} s; {sum(t >= resumed for t in times)} sightings "
+              "after it resumed", file=sys.stderr)
+        self.assertGreater(gap, 0.9, "no silence: the disable did not take")
+        self.assertLess(gap, 10)
+        self.assertIn("another program changed the scan", read("disabled-elsewhere", "err"))
+
     def test_raw_unprivileged_with_ambient_capabilities(self):
         self.assert_heard("raw-caps")
 

@@ -117,6 +117,28 @@ sleep 0.5
 kill "$btmon_pid"; wait "$btmon_pid" 2>/dev/null
 
 scan raw-legacy bluedot scan --hci hci0 --duration 3 --legacy
+# Another program turns the scan off (issue 45): `hcitool cmd` sends LE Set Scan Enable = 0 to hci0 while BlueDot
+# scans, as `bluetoothctl scan off` or the end of bluetoothd's discovery do. BlueDot sees the reply to a command it did
+# not send and sets its scan up again; check.py measures how soon sightings resume.
+uptime_s >"$out/disabled-elsewhere.start"
+bluedot scan --hci hci0 --duration 20 --legacy >"$out/disabled-elsewhere.jsonl" 2>"$out/disabled-elsewhere.err" &
+scan_pid=$!
+started_scan=$(uptime_s)
+while [ "$(wc -l <"$out/disabled-elsewhere.jsonl")" -lt 10 ]; do
+    kill -0 "$scan_pid" 2>/dev/null || break
+    if after "$started_scan" 60; then echo "disabled-elsewhere: fewer than 10 sightings within 60 s"; break; fi
+    sleep 0.1
+done
+sleep 1
+date +%s.%N >"$out/disabled-elsewhere.time"
+hcitool -i hci0 cmd 0x08 0x000C 00 00 >"$out/disabled-elsewhere.hcitool" 2>&1
+# The scan ends by itself after its 20 s; one still running 90 s after its start is stopped and named.
+while kill -0 "$scan_pid" 2>/dev/null && ! after "$started_scan" 90; do sleep 0.2; done
+stop_within 10 "$scan_pid" "bluedot scan (disabled elsewhere)" "$out/disabled-elsewhere.err"
+echo "$stopped" >"$out/disabled-elsewhere.rc"
+uptime_s >"$out/disabled-elsewhere.end"
+echo "disabled-elsewhere: exit $(cat "$out/disabled-elsewhere.rc"), $(wc -l <"$out/disabled-elsewhere.jsonl") lines, $(uptime_s) s"
+
 scan raw-caps $as_nobody_with_caps bluedot scan --hci hci0 --duration 3
 # The refusals are given 30 s: one that retried instead of stopping would use them all.
 scan raw-nocaps-up $as_nobody bluedot scan --hci hci0 --duration 30

@@ -12,6 +12,8 @@ public struct SourceStatistics: Sendable, Hashable {
     public var observations = 0
     /// Link re-opens.
     public var reconnects = 0
+    /// Scans set up again after another program on the adapter changed them.
+    public var scanRearms = 0
     /// Times a replay started over.
     public var loops = 0
 
@@ -25,6 +27,7 @@ public struct SourceStatistics: Sendable, Hashable {
         withoutRSSI += other.withoutRSSI
         observations += other.observations
         reconnects += other.reconnects
+        scanRearms += other.scanRearms
         loops += other.loops
     }
 }

@@ -93,6 +93,7 @@ public final class ScannerSource: ObservationSource {
         out.reports = s.advertisingReports
         out.malformed = s.malformed
         out.reconnects = s.reconnects
+        out.scanRearms = s.scanRearms
         return out
     }
 }

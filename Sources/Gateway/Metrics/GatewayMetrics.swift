@@ -22,6 +22,7 @@ public final class GatewayMetrics: Sendable {
     public let reportToFixLatency: DurationHistogram
     /// Times the scanner re-opened its link to the controller.
     public let scannerReconnects: Counter
+    public let scanRearms: Counter
     /// Open push-feed connections.
     public let feedSubscribers: Gauge
 
@@ -45,6 +46,7 @@ public final class GatewayMetrics: Sendable {
                 .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
             ])
         scannerReconnects = r.makeCounter(descriptor: d("scanner_reconnects", "total", "Times the scanner re-opened the controller link."))
+        scanRearms = r.makeCounter(descriptor: d("scan_rearms", "total", "Times the scan was set up again after another program on the adapter changed it."))
         feedSubscribers = r.makeGauge(descriptor: d("feed_subscribers", "", "Open push-feed connections."))
     }
 
