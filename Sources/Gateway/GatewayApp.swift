@@ -170,6 +170,7 @@ public struct GatewayApp: Sendable {
             rooms: rooms, history: history, siteFiles: siteFiles, calibration: learned, editable: configuration.editable,
             mode: configuration.mode.rawValue, bluezKeys: configuration.bluezKeysPath)
         dependencies.campus = campus
+        dependencies.scanners = first.compactMap { $0 as? ScannerSource }
         dependencies.heard = heard
         dependencies.survey = survey
         siteFiles.onChange { [weak siteFiles, hub, spine, rooms, site, devices, homeAssistant, learned, configuration] change in

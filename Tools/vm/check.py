@@ -213,6 +213,7 @@ class KernelPathTests(unittest.TestCase):
         self.assertTrue(locations, "no location from the service: " + read("systemd", "journal")[-2000:])
         self.assertEqual(locations[0]["target"], "self", "not the gateway's own location")
         self.assertIn("x", locations[0])
+        self.assertEqual(json.loads(read("systemd", "health")).get("scan"), "running", read("systemd", "health"))
         stopped = dict(line.split("=", 1) for line in read("systemd", "stopped").splitlines() if "=" in line)
         self.assertEqual((stopped["Result"], stopped["ExecMainStatus"]), ("success", "0"), "not a clean stop")
 

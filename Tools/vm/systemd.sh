@@ -63,6 +63,8 @@ PY
 # Wait for the dot: the API lists the receiver's location once the beacons are heard.
 await_answer http://127.0.0.1:8080/api/locations >"$out/systemd.locations"
 echo "locations at $(uptime_s) s"
+python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+    http://127.0.0.1:8080/api/health >"$out/systemd.health" 2>&1 || true
 
 pid=$(systemctl show -p MainPID --value bluedot)
 systemctl show -p ActiveState -p SubState -p User -p MainPID -p NRestarts bluedot >"$out/systemd.show"

@@ -44,6 +44,10 @@ public final class ScannerSource: ObservationSource {
     /// Sightings are stamped with the clock as they arrive: observation time is clock time.
     public func observationTime(at now: Double) -> Double? { now }
 
+    /// Whether the controller scans now: false while its link is down or being set up, and while another program's
+    /// scan command is being answered (`/api/health`'s `scan`).
+    public var isScanning: Bool { state.withLock { $0.current?.isScanning ?? false } }
+
     /// The scanners' counters, all runs together.
     public var statistics: SourceStatistics {
         state.withLock { state in

@@ -46,6 +46,8 @@ public enum GatewayRouter {
         public var clock: any BlueDotClock
         /// The solver's site input, when there is one (`/api/receivers`).
         public var site: SiteSource?
+        /// The live scans among the inputs (`/api/health`'s `scan`).
+        public var scanners: [ScannerSource] = []
         /// The campus view's input, when the daemon is one (`/api/sites`).
         public var campus: CampusSource?
         /// The venue's rooms with their occupancy (`/api/rooms`), when the venue has rooms.
@@ -182,6 +184,7 @@ public enum GatewayRouter {
                         + "\"targets\":\(d.hub.targetCount),"
                         + (d.site.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
                               + "\"receivers\":\($0.receivers.count)," } ?? "")
+                        + (d.scanners.isEmpty ? "" : "\"scan\":\(d.scanners.allSatisfy(\.isScanning) ? "\"running\"" : "\"not running\""),")
                         + (d.campus.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
                               + "\"staleSites\":\($0.sites.filter(\.isStale).count)," } ?? "")
                         + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
