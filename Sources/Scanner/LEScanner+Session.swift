@@ -127,7 +127,7 @@ extension LEScanner {
                     return .dropped(reason)
                 case let .scanChangedElsewhere(generation: changed)? where changed == generation:
                     // Another program's scan command: the controller scans no more, or with its parameters. After
-                    // `rearmDelaySeconds` (its own command sequence done), ours are set again on the same link.
+                    // `rearmDelay` (its own command sequence done), ours are set again on the same link.
                     let count = state.withLock { state in
                         state.scanning = false
                         state.scanRearms += 1
