@@ -91,7 +91,11 @@ struct GeoPosition: Hashable {
 
 /// Reading GeoJSON geometries (RFC 7946 §3.1) and IMDF labels out of a feature.
 extension JSONCursor {
-    /// A position `[x, y]` or `[x, y, z]` (z ignored); `geographic` checks longitude and latitude ranges.
+    /// The largest plan coordinate a GeoJSON file in metres may give: 10,000 km.
+    static let largestLocalMetres = 1e7
+
+    /// A position `[x, y]` or `[x, y, z]` (z ignored); `geographic` checks longitude and latitude ranges, and plan
+    /// metres `largestLocalMetres`.
     func position(geographic: Bool) throws(VenueError) -> GeoPosition {
         let what = geographic ? "[lon, lat]" : "[x, y]"
         guard case .array(let items) = value, items.count == 2 || items.count == 3 else {
@@ -101,6 +105,11 @@ extension JSONCursor {
         let p = GeoPosition(x: try pair[0].number(), y: try pair[1].number())
         if geographic, !(-180...180).contains(p.x) || !(-90...90).contains(p.y) {
             throw error("expected \(what) in degrees, got [\(p.x), \(p.y)]")
+        }
+        // Metres are kept to the millimetre (`PlanGeometry.millimetres`): a value past 10,000 km is no plan, and one
+        // past about 1.8e305 would overflow to infinity there (the fuzzer's geojson target found 3.1e305).
+        if !geographic, max(abs(p.x), abs(p.y)) > Self.largestLocalMetres {
+            throw error("expected \(what) in metres within ±\(Int(Self.largestLocalMetres)) m, got [\(p.x), \(p.y)]")
         }
         return p
     }
