@@ -136,10 +136,9 @@ open class LocationSource: @unchecked Sendable {
             if rule.isAtExit(location, walking: walking) {
                 heard.exitAt = now
                 heard.insideSinceExit = 0
-            } else if heard.exitAt != nil, rule.isInside(location), !rule.isHeadingForExit(location) {
+            } else if heard.exitAt != nil, rule.isInside(location) {
                 // Back inside after a fix at the exit: after a few such fixes, or one that turns back into the
-                // room the engine holds (`PresenceRule.isTurningBack`), that was no departure. One still heading
-                // for the exit trails a walker, and does not count.
+                // room the engine holds (`PresenceRule.isTurningBack`), that was no departure.
                 heard.insideSinceExit += 1
                 if heard.insideSinceExit >= PresenceRule.insideFixesToReturn || rule.isTurningBack(location) {
                     heard.exitAt = nil

@@ -220,36 +220,6 @@ struct PresenceTests {
         }
     }
 
-    /// A walker's fixes trail them into the room beside the corridor: after one at the porch, the next two are inside
-    /// the hall, still heading east for the porch (household.py's morning in CI: a walker's fixes along the corridor
-    /// fell into the living room beside the foyer, and her departure read 45 min late). They do not take the
-    /// departure back; the same two standing still do.
-    @Test func insideFixesStillHeadingForTheDoorDoNotTakeTheDepartureBack() {
-        for heading in [true, false] {
-            let (clock, source, _) = Self.flatSource()
-            var walk = fix("t", 8.5, room: "hall")
-            walk.speedMetersPerSecond = 1.0
-            walk.courseDegrees = 90
-            source.update([walk])
-            clock.advance(by: 1)
-            var atDoor = fix("t", 10.4, room: "hall")
-            atDoor.speedMetersPerSecond = 1.0
-            atDoor.courseDegrees = 90
-            source.update([atDoor])
-            for x in [8.8, 9.3] {
-                clock.advance(by: 1)
-                var trailing = fix("t", x, room: "hall")
-                trailing.speedMetersPerSecond = heading ? 0.5 : 0.05
-                trailing.courseDegrees = heading ? 80 : nil
-                #expect(PresenceRule(rooms: flat).isInside(trailing))
-                source.update([trailing])
-            }
-            clock.advance(by: 121)
-            source.expireStale()
-            #expect(source.locations["t"]?.presence == (heading ? .notHome : .home), "heading for the door: \(heading)")
-        }
-    }
-
     @Test func aVenueWithoutExitsKeepsOneTimeoutAndASourceWithoutARuleKeepsItsOldExpiry() {
         let clock = ManualClock(start: 0)
         let source = LocationSource(id: "tags", deleteAfterSeconds: 60, clock: clock,

@@ -21,14 +21,14 @@ import Glibc
 /// `Tools/virtual-world/household.py`, had a bedroom beside its foyer). "Began" is the last `exitMemorySeconds` of
 /// current fixes before the silence: a person who walks through the porch and out of range is often last fixed in the
 /// hall. Two current fixes inside another room after the one at the exit take it back (`isInside`,
-/// `insideFixesToReturn`), unless they still head for the exit (`isHeadingForExit`): over a simulated day, a phone's
-/// fixes strayed to the foyer for one fix, once every few hours, before a quiet spell in the bedroom or the living
-/// room (`Tools/virtual-world/household.py`). One such fix does when it turns back (`isTurningBack`): it moves away
-/// from the exits, inside the room the engine still holds it in (the room's lag and hysteresis hold the room a stray
-/// came from). On those days a sleeper's fix jumped 4 m into the foyer at 1.65 m/s and came back into her bedroom 2 s
-/// later heading away from it, at 0.34 m/s, before the phone went quiet for 3.5 min; while a walker's fixes that
-/// trail them after the door still head for it, or land in another room than the engine's (a walker's last fix fell
-/// 0.3 m inside the living room, heading away from the foyer by noise, while the engine held the hall).
+/// `insideFixesToReturn`): over a simulated day, a phone's fixes strayed to the foyer for one fix, once every few
+/// hours, before a quiet spell in the bedroom or the living room (`Tools/virtual-world/household.py`). One such fix
+/// does when it turns back (`isTurningBack`): it moves away from the exits, inside the room the engine still holds it
+/// in (the room's lag and hysteresis hold the room a stray came from). On those days a sleeper's fix jumped 4 m into
+/// the foyer at 1.65 m/s and came back into her bedroom 2 s later heading away from it, at 0.34 m/s, before the phone
+/// went quiet for 3.5 min; while a walker's fixes that trail them after the door still head for it, or land in another
+/// room than the engine's (a walker's last fix fell 0.3 m inside the living room, heading away from the foyer by noise,
+/// while the engine held the hall).
 public struct PresenceRule: Sendable {
     /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
     /// in a venue without exits).
@@ -112,14 +112,6 @@ public struct PresenceRule: Sendable {
             .contains { inside.shapes[$0.room].id == room && $0.p >= Self.elsewhereProbability }
     }
 
-    /// True when `fix` moves towards the exit nearest to it (`exitApproach` is negative): a fix inside another room
-    /// that still heads for the door trails a walker (the filter lags by metres and noise pushes it into the room
-    /// beside the corridor) and does not take a departure back. The household morning under AddressSanitizer in CI
-    /// (`Tools/virtual-world/household.py`, seed 1): a walker's fixes along the corridor fell 0.5-1 m into the living
-    /// room beside the foyer, the two after the one at the door both inside it and still heading west, and her
-    /// departure read 45 min late.
-    public func isHeadingForExit(_ fix: Location) -> Bool { (exitApproach(fix) ?? 0) < 0 }
-
     /// How much a second at `fix`'s speed and course changes its distance to the outline of the exit nearest to it
     /// (metres; negative: it heads for the exit), on its floor (any floor when the fix has none). Nil while it moves
     /// slower than `turningSpeed`, has no course, or stands in the exit.
@@ -154,7 +146,7 @@ public struct PresenceRule: Sendable {
         if atExit >= Self.exitProbability, (walking && !isInside) || atExit >= elsewhere { return true }
         guard !isInside else { return false }
         // A walker heading for an exit is beside it however vague its fix: the filter trails a walker by metres.
-        let headingOut = walking && isHeadingForExit(fix)
+        let headingOut = walking && (exitApproach(fix) ?? 0) < 0
         guard radius <= besideMeters || headingOut else { return false }
         return exits.shapes.contains { shape in
             if let floor = fix.floor, floor != shape.floor { return false }
