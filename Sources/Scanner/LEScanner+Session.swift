@@ -90,6 +90,18 @@ extension LEScanner {
             await transport.close()
             await reader.value
         }
+        // A command that failed while setting the scan up: a dead link is dropped (and reopened), anything else ends
+        // the run.
+        func failed(_ error: ScannerError) async throws(ScannerError) -> Outcome {
+            await shutDown()
+            if error.isTransportFailure { return .dropped("\(error)") }
+            note(error: "\(error)")
+            throw error
+        }
+        func scanning() {
+            state.withLock { $0.scanning = true }
+            onScanning()
+        }
         while true {
             let extended: Bool
             let capabilities: ControllerCapabilities
@@ -103,13 +115,9 @@ extension LEScanner {
                 }
                 state.withLock { $0.advertising = advertising }
             } catch {
-                await shutDown()
-                if error.isTransportFailure { return .dropped("\(error)") }
-                note(error: "\(error)")
-                throw error
+                return try await failed(error)
             }
-            state.withLock { $0.scanning = true }
-            onScanning()
+            scanning()
             failedAttempts = 0
             waiting: while true {
                 switch await iterator.next() {
@@ -141,13 +149,9 @@ extension LEScanner {
                         try await session.disableScanning(extended: extended, ignoringDisallowed: true)
                         _ = try await session.startScanning(capabilities)
                     } catch {
-                        await shutDown()
-                        if error.isTransportFailure { return .dropped("\(error)") }
-                        note(error: "\(error)")
-                        throw error
+                        return try await failed(error)
                     }
-                    state.withLock { $0.scanning = true }
-                    onScanning()
+                    scanning()
                 case let .hardwareError(generation: failed, code)? where failed == generation:
                     state.withLock { $0.scanning = false }
                     note(error: "hardware error 0x\(String(code, radix: 16))")

@@ -158,15 +158,18 @@ import Testing
         }
     }
 
-    @Test func siteRolesAreCheckedAsAWhole() throws {
-        func error(_ text: String) -> String {
-            do {
-                try ConfigurationFile.parse(text, file: "site.conf").validate(location: "site.conf")
-                return "valid"
-            } catch {
-                return "\(error)"
-            }
+    /// What parsing and validating `text` as `file` says: "valid", or the error.
+    static func verdict(_ text: String, file: String) -> String {
+        do {
+            try ConfigurationFile.parse(text, file: file).validate(location: file)
+            return "valid"
+        } catch {
+            return "\(error)"
         }
+    }
+
+    @Test func siteRolesAreCheckedAsAWhole() throws {
+        func error(_ text: String) -> String { Self.verdict(text, file: "site.conf") }
         #expect(error("h4-tcp = 127.0.0.1:9\npublish = mqtt://b\nsite = s\nreceiver = rx") == "valid")
         #expect(error("h4-tcp = 127.0.0.1:9\npublish = mqtt://b\nreceiver = rx").contains("site"))
         #expect(error("h4-tcp = 127.0.0.1:9\npublish = mqtt://b\nsite = s").contains("receiver"))
@@ -195,14 +198,7 @@ import Testing
     /// A campus view (`sites`) reads one broker, has no venue or other input of its own, and takes a name of its own
     /// (`site`) only outside the sites it shows; Home Assistant settings need that name.
     @Test func aCampusViewIsCheckedAsAWhole() throws {
-        func error(_ text: String) -> String {
-            do {
-                try ConfigurationFile.parse(text, file: "campus.conf").validate(location: "campus.conf")
-                return "valid"
-            } catch {
-                return "\(error)"
-            }
-        }
+        func error(_ text: String) -> String { Self.verdict(text, file: "campus.conf") }
         #expect(error("mqtt = mqtt://b\nsites = west, east") == "valid")
         #expect(error("mqtt = mqtt://b\nsites = +\nsite = campus\nha-names = keys=Keys") == "valid")
         #expect(error("sites = west").contains("no source"))

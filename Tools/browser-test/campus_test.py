@@ -25,7 +25,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -308,14 +307,7 @@ def main() -> int:
     finally:
         if broker:
             broker.close()
-        for process in reversed(processes):  # bluedot first, then its broker
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        chromium.stop_processes(reversed(processes))  # bluedot first, then its broker
         shutil.rmtree(scratch, ignore_errors=True)
 
 

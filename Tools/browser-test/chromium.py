@@ -34,6 +34,22 @@ def start(args, logs: bool = False):
     return webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
 
 
+def stop_processes(processes) -> None:
+    """Stops each process still running, in order: SIGINT (the daemons' graceful stop), then SIGKILL after 10 s.
+    None entries (a process that never started) are skipped."""
+    import subprocess
+
+    for process in processes:
+        if process is None or process.poll() is not None:
+            continue
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 def run_check(args, check) -> int:
     """Starts the browser, runs `check(driver, report)` (which fills the report dict and sets report["ok"]), prints
     the report as one JSON line; exit status 0 on pass, 1 on failure, 2 when the browser cannot start."""

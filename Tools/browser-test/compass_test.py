@@ -15,7 +15,6 @@ Prints one JSON line with what it saw; exit 0 on pass, 1 on failure, 2 when the 
 import argparse
 import json
 import os
-import signal
 import socket
 import subprocess
 import tempfile
@@ -141,14 +140,7 @@ def main() -> int:
     try:
         return chromium.run_check(args, check)
     finally:
-        for process in (gpsfake, bluedot):
-            if process and process.poll() is None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        chromium.stop_processes((gpsfake, bluedot))
 
 
 if __name__ == "__main__":

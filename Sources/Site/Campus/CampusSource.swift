@@ -84,7 +84,7 @@ public final class CampusSource: LocationSource, LocationProducer, @unchecked Se
     /// and Home Assistant's discovery on `client`); its own messages are never read back as a site's.
     public let ownTopics: SiteTopics?
     private let farewell: [MQTTMessage]
-    private let state = LockedValue(State())
+    private let state: LockedValue<State>
     private let logger: Logger
 
     /// A view of `sites` (names, or `["+"]`) through `client`; a target no site has spoken of for `deleteAfterSeconds`
@@ -95,6 +95,10 @@ public final class CampusSource: LocationSource, LocationProducer, @unchecked Se
         sitePatterns = sites
         self.ownTopics = ownTopics
         self.farewell = farewell
+        // The sites named are listed before they say anything.
+        var first = State()
+        for site in sites where site != "+" { first.sites[site] = SiteState(site: site) }
+        state = LockedValue(first)
         self.logger = logger
         super.init(id: "campus", deleteAfterSeconds: deleteAfterSeconds, clock: clock)
     }
@@ -107,13 +111,7 @@ public final class CampusSource: LocationSource, LocationProducer, @unchecked Se
     }
 
     /// Every site heard of (or named), by name.
-    public var sites: [SiteState] {
-        let named = sitePatterns.filter { $0 != "+" }
-        return state.withLock { s in
-            for site in named where s.sites[site] == nil { s.sites[site] = SiteState(site: site) }
-            return s.sites.values.sorted { $0.site < $1.site }
-        }
-    }
+    public var sites: [SiteState] { state.withLock { $0.sites.values.sorted { $0.site < $1.site } } }
 
     /// The view's counters.
     public var statistics: Statistics { state.withLock { $0.statistics } }
