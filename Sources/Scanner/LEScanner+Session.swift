@@ -7,6 +7,8 @@ extension LEScanner {
     private enum Outcome {
         case stopped
         case dropped(String)
+        /// The scanner closed the link to open it again at once (`ScanRecovery.Action.reopen`).
+        case reopen(ScanRecovery.Reason, String)
     }
 
     /// Connects, scans and reconnects until stopped; see `run`.
@@ -18,13 +20,14 @@ extension LEScanner {
         var generation = 0
         var failedAttempts = 0
         var everConnected = false
+        var reopening = false
         var wakeToken = 0
         while true {
             generation += 1
             let outcome: Outcome
             do {
                 let stream = try await transport.open()
-                if everConnected {
+                if everConnected && !reopening {
                     let count = state.withLock { state in
                         state.reconnects += 1
                         return state.reconnects
@@ -43,9 +46,16 @@ extension LEScanner {
                 }
                 outcome = .dropped("cannot reopen: \(error)")
             }
+            reopening = false
             switch outcome {
             case .stopped:
                 return
+            case let .reopen(reason, detail):
+                count(ScanRecovery(.reopen, reason))
+                logger.debug("reopening the link", metadata: [
+                    "transport": "\(transport.name)", "reason": "\(reason.rawValue)", "detail": "\(detail)",
+                ])
+                reopening = true
             case let .dropped(reason):
                 note(error: reason)
                 let delay = backoff.delay(attempt: failedAttempts, using: &generator)
@@ -79,10 +89,22 @@ extension LEScanner {
     ) async throws(ScannerError) -> Outcome {
         let channel = CommandChannel(transportName: transport.name, clock: clock)
         let reader = startReader(stream: stream, channel: channel, generation: generation, onSighting)
+        // Looks at the scan for a stall once a `watchInterval`, from the first time it runs on this link.
+        var watcher: Task<Void, Never>?
+        func watch() {
+            guard watcher == nil, supervision != nil else { return }
+            watcher = Task { [clock, signalSink] in
+                while !Task.isCancelled {
+                    do { try await clock.sleep(for: Self.watchInterval) } catch { return }
+                    signalSink.yield(.watch(generation: generation))
+                }
+            }
+        }
         let session = ControllerSession(
             transport: transport, channel: channel, configuration: configuration, recorder: recorder, clock: clock,
             logger: logger)
         func shutDown() async {
+            watcher?.cancel()
             state.withLock {
                 $0.scanning = false
                 $0.advertising = false
@@ -98,10 +120,31 @@ extension LEScanner {
             note(error: "\(error)")
             throw error
         }
+        // A re-arm that failed: the link is reopened and the controller set up from its Reset, unless the link is
+        // gone (reopened after the backoff) or refuses for good (a missing capability ends the run).
+        func rearmFailed(_ error: ScannerError) async throws(ScannerError) -> Outcome {
+            if case .transportRefused = error { return try await failed(error) }
+            await shutDown()
+            if error.isTransportFailure { return .dropped("\(error)") }
+            note(error: "\(error)")
+            logger.warning("could not set the scan up again; reopening the link", metadata: [
+                "transport": "\(transport.name)", "error": "\(error)",
+            ])
+            return .reopen(.failed, "\(error)")
+        }
+        // Scan disable, parameters and enable on this link.
+        func rearm(_ capabilities: ControllerCapabilities, extended: Bool) async throws(ScannerError) {
+            state.withLock { $0.scanning = false }
+            try await session.disableScanning(extended: extended, ignoringDisallowed: true)
+            _ = try await session.startScanning(capabilities)
+            scanning()
+        }
         func scanning() {
             state.withLock { $0.scanning = true }
             onScanning()
+            watch()
         }
+        var elsewhere = ElsewhereEpisode()
         while true {
             let extended: Bool
             let capabilities: ControllerCapabilities
@@ -134,24 +177,62 @@ extension LEScanner {
                     await shutDown()
                     return .dropped(reason)
                 case let .scanChangedElsewhere(generation: changed)? where changed == generation:
-                    // Another program's scan command: the controller scans no more, or with its parameters. After
-                    // `rearmDelay` (its own command sequence done), ours are set again on the same link.
-                    let count = state.withLock { state in
-                        state.scanning = false
-                        state.scanRearms += 1
-                        return state.scanRearms
+                    // Another program's scan command: the controller scans no more, or with its parameters. Once its
+                    // own command sequence is done, ours are set again on the same link.
+                    count(ScanRecovery(.rearm, .elsewhere))
+                    let delay = elsewhere.next(at: clock.now())
+                    if elsewhere.changes == 1 {
+                        logger.warning("another program changed the scan; setting it up again", metadata: [
+                            "transport": "\(transport.name)", "in": "\(delay)",
+                        ])
+                    } else {
+                        logger.debug("another program changed the scan again", metadata: [
+                            "transport": "\(transport.name)", "changes": "\(elsewhere.changes)", "in": "\(delay)",
+                        ])
                     }
-                    logger.warning("another program changed the scan; setting it up again", metadata: [
-                        "transport": "\(transport.name)", "rearms": "\(count)",
-                    ])
-                    try? await clock.sleep(for: Self.rearmDelay)
-                    do {
-                        try await session.disableScanning(extended: extended, ignoringDisallowed: true)
-                        _ = try await session.startScanning(capabilities)
+                    state.withLock { $0.scanning = false }
+                    try? await clock.sleep(for: delay)
+                    do throws(ScannerError) {
+                        try await rearm(capabilities, extended: extended)
                     } catch {
-                        return try await failed(error)
+                        return try await rearmFailed(error)
                     }
-                    scanning()
+                case let .resetElsewhere(generation: reset)? where reset == generation:
+                    // The kernel's set-up after a power-up (or another program's Reset): the controller forgot the
+                    // scan and our event masks. Once the kernel's sequence is done, the whole set-up runs again.
+                    count(ScanRecovery(.rearm, .reset))
+                    state.withLock {
+                        $0.scanning = false
+                        $0.advertising = false
+                    }
+                    logger.warning("the controller was reset by another program (powered up again?); setting it up again",
+                                   metadata: ["transport": "\(transport.name)"])
+                    try? await clock.sleep(for: Self.rearmDelay)
+                    break waiting
+                case let .watch(generation: watched)? where watched == generation:
+                    let now = clock.now()
+                    guard let action = state.withLock({ $0.watch.nextAction(at: now) }),
+                          let episode = state.withLock({ $0.watch.episode })
+                    else { continue }
+                    switch action {
+                    case .rearm:
+                        count(ScanRecovery(.rearm, .stall))
+                        logger.warning("no advertising report for longer than the scan's rate explains; setting it up again", metadata: [
+                            "transport": "\(transport.name)", "silentFor": "\(Self.seconds(now - episode.since))",
+                            "rate": "\(Self.seconds(episode.rate))/s", "limit": "\(Self.seconds(episode.limit))",
+                        ])
+                        do throws(ScannerError) {
+                            try await rearm(capabilities, extended: extended)
+                        } catch {
+                            return try await rearmFailed(error)
+                        }
+                    case .reopen:
+                        logger.debug("still no report; reopening the link", metadata: [
+                            "transport": "\(transport.name)", "silentFor": "\(Self.seconds(now - episode.since))",
+                        ])
+                        await shutDown()
+                        return .reopen(.stall, "silent for \(Self.seconds(now - episode.since)) s")
+                    }
                 case let .hardwareError(generation: failed, code)? where failed == generation:
                     state.withLock { $0.scanning = false }
                     note(error: "hardware error 0x\(String(code, radix: 16))")
@@ -183,6 +264,11 @@ extension LEScanner {
                             state.lastError = state.decoder.statistics.lastError
                             logger.warning("skipped malformed report", metadata: ["error": "\(state.lastError ?? "")"])
                         }
+                        if let ended = state.watch.heard(sightings.count, at: timestamp) {
+                            logger.notice("advertising reports again", metadata: [
+                                "silentFor": "\(Self.seconds(timestamp - ended.since))", "actions": "\(ended.actions)",
+                            ])
+                        }
                         return sightings
                     }
                     for sighting in sightings { onSighting(sighting) }
@@ -193,10 +279,12 @@ extension LEScanner {
                     switch try? HCIEvent.decode(packet) {
                     case let .commandComplete(event)?:
                         // A reply no command of ours waits for, to a scan enable: another program's.
-                        if !channel.deliver(.complete(event)),
-                           event.opcode == LESetScanEnableCommand.opcode
+                        guard !channel.deliver(.complete(event)) else { break }
+                        if event.opcode == LESetScanEnableCommand.opcode
                             || event.opcode == LESetExtendedScanEnableCommand.opcode {
                             signalSink.yield(.scanChangedElsewhere(generation: generation))
+                        } else if event.opcode == ResetCommand.opcode {
+                            signalSink.yield(.resetElsewhere(generation: generation))
                         }
                     case let .commandStatus(event)?: channel.deliver(.status(event))
                     case let .hardwareError(event)?:
@@ -211,5 +299,34 @@ extension LEScanner {
             channel.close(reason: reason)
             signalSink.yield(.dropped(generation: generation, reason: reason))
         }
+    }
+}
+
+extension LEScanner {
+    /// Counts one recovery.
+    func count(_ recovery: ScanRecovery) {
+        state.withLock { $0.recoveries[recovery, default: 0] += 1 }
+    }
+
+    /// `seconds` to one decimal, for logs.
+    static func seconds(_ seconds: Double) -> String {
+        String(Double((seconds * 10).rounded()) / 10)
+    }
+}
+
+/// Another program's scan commands, one episode of them (`LEScanner.elsewhereEpisodeSeconds`): how many, and how
+/// long to wait before the next re-arm.
+struct ElsewhereEpisode {
+    /// Changes in the episode so far, this one included.
+    private(set) var changes = 0
+    private var last: Double?
+
+    /// Counts a change at clock time `now` and returns the wait before re-arming: `LEScanner.rearmDelay`, doubled
+    /// for each earlier change of the episode, at most `LEScanner.longestRearmDelay`.
+    mutating func next(at now: Double) -> Duration {
+        if let last, now - last <= LEScanner.elsewhereEpisodeSeconds { changes += 1 } else { changes = 1 }
+        last = now
+        let factor = Double(1 << min(changes - 1, 16))
+        return min(LEScanner.rearmDelay * factor, LEScanner.longestRearmDelay)
     }
 }

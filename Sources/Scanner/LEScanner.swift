@@ -17,6 +17,8 @@ public final class LEScanner: Sendable {
     public let configuration: ScanConfiguration
     /// How long to wait between reconnect attempts.
     public let backoff: ReconnectBackoff
+    /// The stall rule the scan is watched with; nil: it is not watched.
+    public let supervision: ScanWatch?
 
     let recorder: (any HCIPacketRecorder)?
     let clock: any BlueDotClock
@@ -31,14 +33,17 @@ public final class LEScanner: Sendable {
     ///   - clock: stamps sightings and recorded packets (Unix seconds for `SystemClock`); command deadlines and
     ///     reconnect backoff wait on it.
     ///   - recorder: receives every packet sent and received (for `--record`).
+    ///   - supervision: the stall rule (`ScanWatch`), looked at once a second on `clock`; nil: none.
     public init(
         transport: any HCITransport, configuration: ScanConfiguration = ScanConfiguration(),
         backoff: ReconnectBackoff = ReconnectBackoff(), recorder: (any HCIPacketRecorder)? = nil,
-        clock: any BlueDotClock = SystemClock(), logger: Logger
+        clock: any BlueDotClock = SystemClock(), supervision: ScanWatch? = ScanWatch(), logger: Logger
     ) {
         self.transport = transport
         self.configuration = configuration
         self.backoff = backoff
+        self.supervision = supervision
+        state.withLock { $0.watch = supervision ?? ScanWatch() }
         self.recorder = recorder
         self.clock = clock
         self.logger = logger
@@ -50,7 +55,7 @@ public final class LEScanner: Sendable {
         state.withLock { state in
             var statistics = state.decoder.statistics
             statistics.reconnects = state.reconnects
-            statistics.scanRearms = state.scanRearms
+            statistics.scanRecoveries = state.recoveries
             statistics.lastError = state.lastError
             return statistics
         }
@@ -58,6 +63,10 @@ public final class LEScanner: Sendable {
 
     /// True once the scan is running on the controller (after the init sequence), false while (re)connecting.
     public var isScanning: Bool { state.withLock { $0.scanning } }
+
+    /// True while the scan is stalled: set up, but silent for longer than its recent report rate explains
+    /// (`ScanWatch`), until a report comes again.
+    public var isStalled: Bool { state.withLock { $0.watch.episode != nil } }
 
     /// True while the controller advertises `configuration.advertisement` beside the scan; false when none is
     /// configured, while (re)connecting, and when the controller refused it.
@@ -126,6 +135,11 @@ enum ScannerSignal: Sendable {
     /// The controller of connection `generation` answered a scan enable command that this scanner did not send:
     /// another program on the adapter turned the scan off (or on, with its own parameters).
     case scanChangedElsewhere(generation: Int)
+    /// The controller of connection `generation` answered a Reset this scanner did not send: the kernel set it up
+    /// again after it was powered up (or another program reset it), and the scan is gone with its set-up.
+    case resetElsewhere(generation: Int)
+    /// Time to look at connection `generation`'s scan for a stall (`ScanWatch`), once a `watchInterval`.
+    case watch(generation: Int)
     /// Backoff wait `token` is over.
     case wake(token: Int)
 }
@@ -135,13 +149,22 @@ extension LEScanner {
     /// other program's sequence (`bluetoothctl scan off` sends one command; `hcitool lescan`'s end two) is over by
     /// then, and a program that keeps changing it is not answered faster than once a second.
     static let rearmDelay = Duration.seconds(1)
+    /// Another program's scan commands within this long of the last (seconds) are one episode: logged once, and each
+    /// re-arm waits twice as long as the one before, up to `longestRearmDelay`, so that the scanner does not fight a
+    /// program that keeps changing the scan (bluetoothd's discovery restarts its scan every 10 s or so).
+    static let elsewhereEpisodeSeconds = 60.0
+    /// See `elsewhereEpisodeSeconds`.
+    static let longestRearmDelay = Duration.seconds(30)
+    /// How often the scan is looked at for a stall.
+    static let watchInterval = Duration.seconds(1)
 }
 
 /// The scanner's mutable state, behind its mutex.
 struct ScannerState: Sendable {
     var decoder = SightingDecoder()
     var reconnects = 0
-    var scanRearms = 0
+    var recoveries: [ScanRecovery: Int] = [:]
+    var watch = ScanWatch()
     var lastError: String?
     var started = false
     var scanning = false

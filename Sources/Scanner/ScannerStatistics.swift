@@ -12,9 +12,10 @@ public struct ScannerStatistics: Sendable, Hashable {
     public var malformed: Int = 0
     /// Times the link to the controller came back after it dropped.
     public var reconnects: Int = 0
-    /// Times the scan was set up again after another program on the adapter sent a scan enable command
-    /// (`hcitool`, `bluetoothctl scan off`, the end of bluetoothd's discovery).
-    public var scanRearms: Int = 0
+    /// Times the scan was got back, by what was done and why (`LEScanner`'s supervision): re-armed after another
+    /// program's scan command or Reset, or after a stall; the link reopened when a stall outlasted a re-arm or a
+    /// re-arm failed. A dropped link that came back is in `reconnects` instead.
+    public var scanRecoveries: [ScanRecovery: Int] = [:]
     /// The last error met (a dropped link, a malformed report), for display; nil when none.
     public var lastError: String?
 

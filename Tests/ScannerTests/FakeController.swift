@@ -13,6 +13,8 @@ final class FakeController: HCITransport {
         var silentOpcodes: Set<UInt16> = []
         /// Commands answered with this status instead of success.
         var failingOpcodes: [UInt16: HCIStatus] = [:]
+        /// Commands answered with this status the next time only.
+        var failingOnce: [UInt16: HCIStatus] = [:]
         /// How many `open()` calls fail before one succeeds (after the first connection).
         var failedReopens = 0
         /// Commands whose write fails with an error that says whether a reconnect could cure it, as a kernel
@@ -71,7 +73,8 @@ final class FakeController: HCITransport {
             let opcode = command.opcode.rawValue
             if let refusal = state.behaviour.refusedOpcodes[opcode] { throw refusal }
             if state.behaviour.silentOpcodes.contains(opcode) { return nil }
-            let status = state.behaviour.failingOpcodes[opcode] ?? .success
+            let status = state.behaviour.failingOnce.removeValue(forKey: opcode)
+                ?? state.behaviour.failingOpcodes[opcode] ?? .success
             let reply = Self.reply(to: command, status: status, state: &state)
             _ = sink
             return reply
@@ -101,6 +104,14 @@ final class FakeController: HCITransport {
         state.withLock { $0.scanning = enable }
         inject(HCIEvent.commandComplete(
             CommandCompleteEvent(numHCICommandPackets: 1, opcode: opcode, returnParameters: [0])).packet)
+    }
+
+    /// Another program resets the controller (the kernel's set-up after `hciconfig hci0 up`): it forgets its scan,
+    /// and the Command Complete reaches this host too.
+    func foreignReset() {
+        state.withLock { $0.scanning = false }
+        inject(HCIEvent.commandComplete(
+            CommandCompleteEvent(numHCICommandPackets: 1, opcode: ResetCommand.opcode, returnParameters: [0])).packet)
     }
 
     /// Ends the link from the controller's side (as a TCP close would).

@@ -35,13 +35,13 @@ enum Fixture {
         _ controller: FakeController, procedure: ScanConfiguration.Procedure = .automatic,
         timeout: Duration = .seconds(10), recorder: (any HCIPacketRecorder)? = nil,
         clock: ManualClock = ManualClock(start: 1_700_000_000.25),
-        advertisement: ScanConfiguration.Advertisement? = nil
+        advertisement: ScanConfiguration.Advertisement? = nil, supervision: ScanWatch? = nil
     ) -> LEScanner {
         LEScanner(
             transport: controller,
             configuration: ScanConfiguration(procedure: procedure, commandTimeout: timeout, advertisement: advertisement),
             backoff: ReconnectBackoff(initial: .milliseconds(5), maximum: .milliseconds(20)),
-            recorder: recorder, clock: clock, logger: logger)
+            recorder: recorder, clock: clock, supervision: supervision, logger: logger)
     }
 }
 

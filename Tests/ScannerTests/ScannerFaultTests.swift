@@ -63,7 +63,7 @@ import Testing
         let sink = SightingSink()
         let run = Task { try await scanner.run { sink.append($0) } }
         #expect(await eventually { scanner.isScanning })
-        #expect(scanner.statistics.scanRearms == 0, "its own scan enable is not another program's")
+        #expect(scanner.statistics.scanRecoveries.isEmpty, "its own scan enable is not another program's")
         let before = controller.sent.count
         controller.foreignScanEnable(false)
         #expect(await eventually { !scanner.isScanning })
@@ -75,7 +75,110 @@ import Testing
             == [LESetScanEnableCommand.opcode, LESetScanParametersCommand.opcode, LESetScanEnableCommand.opcode])
         controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -50)]))
         #expect(await eventually { sink.sightings.count == 1 })
-        #expect(scanner.statistics.scanRearms == 1 && controller.opens == 1)
+        #expect(scanner.statistics.scanRecoveries == [ScanRecovery(.rearm, .elsewhere): 1] && controller.opens == 1)
+        // A second change within the episode waits twice as long: a program that keeps changing the scan is not
+        // fought once a second.
+        controller.foreignScanEnable(false)
+        #expect(await eventually { !scanner.isScanning })
+        await clock.waitForSleepers()
+        clock.advance(by: 1)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!controller.scanning, "not re-armed after 1 s")
+        clock.advance(by: 1)
+        #expect(await eventually { scanner.isScanning && controller.scanning })
+        #expect(scanner.statistics.scanRecoveries == [ScanRecovery(.rearm, .elsewhere): 2])
+        scanner.stop()
+        try await run.value
+    }
+
+    /// The kernel sets the controller up again after a power cycle (`hciconfig hci0 down`, `up`): its Reset, which
+    /// this scanner did not send, wipes the scan and the event masks. A second later the whole set-up runs again on
+    /// the same link.
+    @Test(.timeLimit(.minutes(1))) func aControllerResetByAnotherProgramIsSetUpAgain() async throws {
+        let controller = FakeController()
+        let clock = ManualClock(start: 0)
+        let scanner = Fixture.scanner(controller, clock: clock)
+        let run = Task { try await scanner.run { _ in } }
+        #expect(await eventually { scanner.isScanning })
+        let before = controller.sent.count
+        controller.foreignReset()
+        #expect(await eventually { !scanner.isScanning })
+        await clock.waitForSleepers()
+        clock.advance(by: 1)
+        #expect(await eventually { scanner.isScanning && controller.scanning })
+        let again = Array(controller.sentOpcodes.dropFirst(before))
+        #expect(again.first == ResetCommand.opcode && again.contains(LESetEventMaskCommand.opcode))
+        #expect(scanner.statistics.scanRecoveries == [ScanRecovery(.rearm, .reset): 1] && controller.opens == 1)
+        scanner.stop()
+        try await run.value
+    }
+
+    /// A re-arm whose command fails (a controller still busy with another program's scan) reopens the link and sets
+    /// the controller up from its Reset, instead of ending the run.
+    @Test(.timeLimit(.minutes(1))) func aRearmThatFailsReopensTheLink() async throws {
+        let controller = FakeController()
+        let clock = ManualClock(start: 0)
+        let scanner = Fixture.scanner(controller, clock: clock)
+        let run = Task { try await scanner.run { _ in } }
+        #expect(await eventually { scanner.isScanning })
+        controller.update { $0.failingOnce[LESetScanParametersCommand.opcode.rawValue] = .commandDisallowed }
+        controller.foreignScanEnable(false)
+        await clock.waitForSleepers()
+        clock.advance(by: 1)
+        #expect(await eventually { controller.opens == 2 && scanner.isScanning && controller.scanning })
+        #expect(scanner.statistics.scanRecoveries
+            == [ScanRecovery(.rearm, .elsewhere): 1, ScanRecovery(.reopen, .failed): 1])
+        #expect(scanner.statistics.reconnects == 0, "a reopen the scanner chose is no dropped link")
+        scanner.stop()
+        try await run.value
+    }
+
+    /// The stall rule, live: reports at a steady rate, then none. Past the silence limit the scan is re-armed on the
+    /// same link; still silent after as long again, the link is reopened; the next report ends the episode.
+    @Test(.timeLimit(.minutes(1))) func aStalledScanIsRearmedThenReopened() async throws {
+        let controller = FakeController()
+        let clock = ManualClock(start: 0)
+        var watch = ScanWatch()
+        watch.minimumReports = 6
+        watch.rateFactor = 1
+        watch.minimumSilenceSeconds = 2
+        let scanner = Fixture.scanner(controller, clock: clock, supervision: watch)
+        let sink = SightingSink()
+        let run = Task { try await scanner.run { sink.append($0) } }
+        #expect(await eventually { scanner.isScanning })
+        // 60 reports over the first 6 s: 1 per second over the 60 s window, a limit of max(2, 1 / 1) = 2 s.
+        for second in 0..<6 {
+            for _ in 0..<10 { controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -50)])) }
+            #expect(await eventually { sink.sightings.count == 10 * (second + 1) })
+            await clock.waitForSleepers()
+            clock.advance(by: 1)
+        }
+        let lastReport = clock.now() - 1
+        #expect(!scanner.isStalled)
+        var opensSeen = controller.opens
+        func tick() async {
+            await clock.waitForSleepers()
+            clock.advance(by: 1)
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        while scanner.statistics.scanRecoveries.isEmpty && clock.now() < lastReport + 10 { await tick() }
+        #expect(scanner.statistics.scanRecoveries == [ScanRecovery(.rearm, .stall): 1])
+        #expect(clock.now() - lastReport > 2 && clock.now() - lastReport <= 4, "re-armed past the 2 s limit")
+        #expect(scanner.isStalled && scanner.isScanning)
+        #expect(controller.opens == 1 && controller.scanning)
+        let rearmedAt = clock.now()
+        while controller.opens == opensSeen && clock.now() < rearmedAt + 10 { await tick() }
+        opensSeen = controller.opens
+        #expect(opensSeen == 2, "reopened after another limit")
+        #expect(clock.now() - rearmedAt >= 2 && clock.now() - rearmedAt <= 4)
+        #expect(await eventually {
+            scanner.statistics.scanRecoveries == [ScanRecovery(.rearm, .stall): 1, ScanRecovery(.reopen, .stall): 1]
+                && scanner.isScanning
+        })
+        #expect(scanner.isStalled, "still silent: the episode goes on")
+        controller.inject(Fixture.advertisingEvent([Fixture.report(rssi: -52)]))
+        #expect(await eventually { !scanner.isStalled })
+        #expect(scanner.statistics.reconnects == 0)
         scanner.stop()
         try await run.value
     }

@@ -1,4 +1,5 @@
 import Positioning
+import Scanner
 
 /// Counters a source keeps while it runs; the gateway turns them into metrics.
 public struct SourceStatistics: Sendable, Hashable {
@@ -12,8 +13,8 @@ public struct SourceStatistics: Sendable, Hashable {
     public var observations = 0
     /// Link re-opens.
     public var reconnects = 0
-    /// Scans set up again after another program on the adapter changed them.
-    public var scanRearms = 0
+    /// Times a scanner got its scan back, by action and reason (`ScannerStatistics.scanRecoveries`).
+    public var scanRecoveries: [ScanRecovery: Int] = [:]
     /// Times a replay started over.
     public var loops = 0
 
@@ -27,7 +28,7 @@ public struct SourceStatistics: Sendable, Hashable {
         withoutRSSI += other.withoutRSSI
         observations += other.observations
         reconnects += other.reconnects
-        scanRearms += other.scanRearms
+        scanRecoveries.merge(other.scanRecoveries, uniquingKeysWith: +)
         loops += other.loops
     }
 }

@@ -48,6 +48,9 @@ public final class ScannerSource: ObservationSource {
     /// scan command is being answered (`/api/health`'s `scan`).
     public var isScanning: Bool { state.withLock { $0.current?.isScanning ?? false } }
 
+    /// Whether the scan is stalled (`LEScanner.isStalled`): set up, but not delivering the reports its rate promised.
+    public var isStalled: Bool { state.withLock { $0.current?.isStalled ?? false } }
+
     /// The scanners' counters, all runs together.
     public var statistics: SourceStatistics {
         state.withLock { state in
@@ -97,7 +100,7 @@ public final class ScannerSource: ObservationSource {
         out.reports = s.advertisingReports
         out.malformed = s.malformed
         out.reconnects = s.reconnects
-        out.scanRearms = s.scanRearms
+        out.scanRecoveries = s.scanRecoveries
         return out
     }
 }

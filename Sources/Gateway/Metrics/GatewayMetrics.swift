@@ -1,4 +1,5 @@
 import Prometheus
+import Scanner
 
 /// The gateway's Prometheus metrics (`GET /metrics`), in a registry of its own (no global bootstrap).
 ///
@@ -22,7 +23,14 @@ public final class GatewayMetrics: Sendable {
     public let reportToFixLatency: DurationHistogram
     /// Times the scanner re-opened its link to the controller.
     public let scannerReconnects: Counter
-    public let scanRearms: Counter
+    /// Times a scanner got its scan back, labelled by `action` (`rearm`, `reopen`) and `reason` (`elsewhere`,
+    /// `reset`, `stall`, `failed`): `ScanRecovery`.
+    public func scanRecoveries(_ recovery: ScanRecovery) -> Counter {
+        registry.makeCounter(
+            descriptor: Self.descriptor("scan_recoveries", "total",
+                                        "Times a scanner got its scan back, by what it did and why."),
+            labels: [("action", recovery.action.rawValue), ("reason", recovery.reason.rawValue)])
+    }
     /// Open push-feed connections.
     public let feedSubscribers: Gauge
 
@@ -46,7 +54,6 @@ public final class GatewayMetrics: Sendable {
                 .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
             ])
         scannerReconnects = r.makeCounter(descriptor: d("scanner_reconnects", "total", "Times the scanner re-opened the controller link."))
-        scanRearms = r.makeCounter(descriptor: d("scan_rearms", "total", "Times the scan was set up again after another program on the adapter changed it."))
         feedSubscribers = r.makeGauge(descriptor: d("feed_subscribers", "", "Open push-feed connections."))
     }
 

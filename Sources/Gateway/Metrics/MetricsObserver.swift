@@ -40,7 +40,9 @@ public final class MetricsObserver: LocationSourceObserver, Sendable {
             add(metrics.reports, inputs.reports, last.inputs.reports)
             add(metrics.malformedReports, inputs.malformed, last.inputs.malformed)
             add(metrics.scannerReconnects, inputs.reconnects, last.inputs.reconnects)
-            add(metrics.scanRearms, inputs.scanRearms, last.inputs.scanRearms)
+            for (recovery, count) in inputs.scanRecoveries {
+                add(metrics.scanRecoveries(recovery), count, last.inputs.scanRecoveries[recovery] ?? 0)
+            }
             add(metrics.unknownAnchors, engine.unknownAnchors, last.unknownAnchors)
             add(metrics.anchorLinks, engine.anchorLinks, last.anchorLinks)
             last = (inputs, engine.unknownAnchors, engine.anchorLinks)

@@ -184,7 +184,7 @@ public enum GatewayRouter {
                         + "\"targets\":\(d.hub.targetCount),"
                         + (d.site.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
                               + "\"receivers\":\($0.receivers.count)," } ?? "")
-                        + (d.scanners.isEmpty ? "" : "\"scan\":\(d.scanners.allSatisfy(\.isScanning) ? "\"running\"" : "\"not running\""),")
+                        + (d.scanners.isEmpty ? "" : "\"scan\":\(JSONText.quoted(scanState(d.scanners))),")
                         + (d.campus.map { "\"broker\":\($0.client.isConnected ? "\"connected\"" : "\"reconnecting\""),"
                               + "\"staleSites\":\($0.sites.filter(\.isStale).count)," } ?? "")
                         + "\"subscribers\":\(d.hub.subscriberCount),\"uptime\":\(FeedEvent.number(now - started, decimals: 1))}")
@@ -282,6 +282,13 @@ public enum GatewayRouter {
             }
         }
         return buffer
+    }
+
+    /// `/api/health`'s `scan`: `not running` when a scanner's link is down or being set up, else `stalled` when one
+    /// is silent past its limit, else `running`.
+    static func scanState(_ scanners: [ScannerSource]) -> String {
+        if !scanners.allSatisfy(\.isScanning) { return "not running" }
+        return scanners.contains(where: \.isStalled) ? "stalled" : "running"
     }
 
     static func json(_ text: String) -> Response {
