@@ -39,6 +39,10 @@ open class LocationSource: @unchecked Sendable {
         var insideSinceExit = 0
         /// Clock time of its last current location at walking speed (`PresenceRule.walkingSpeed`).
         var walkedAt: Double?
+        /// Clock time of the first current location since it was last `not_home` (or first seen).
+        var firstAt: Double?
+        /// Its current locations of the last `exitMemorySeconds`, oldest first (`PresenceRule.isClosingOnExit`).
+        var track: [(at: Double, x: Double, y: Double, floor: Int?)] = []
         var presence = Presence.home
         /// Clock time it went `not_home`.
         var awayAt: Double?
@@ -128,12 +132,24 @@ open class LocationSource: @unchecked Sendable {
     private static func judge(_ location: inout Location, rule: PresenceRule, now: Double, state s: inout State) {
         var heard = s.presence[location.targetID] ?? Heard(at: now)
         if !location.lastKnown {
+            if heard.presence == .notHome { heard = Heard(at: now) }
             heard.at = now
-            heard.presence = .home
             heard.awayAt = nil
+            if heard.firstAt == nil { heard.firstAt = now }
+            heard.track.removeAll { now - $0.at > rule.exitMemorySeconds }
+            let earliest = heard.track.first
+            // Only a fix that knows where it is (the filter's first fix of a target heard again spans the house).
+            if location.horizontalAccuracyMeters <= PresenceRule.approachRadiusMeters {
+                heard.track.append((now, location.x, location.y, location.floor))
+            }
             if (location.speedMetersPerSecond ?? 0) >= PresenceRule.walkingSpeed { heard.walkedAt = now }
-            let walking = heard.walkedAt.map { now - $0 <= PresenceRule.walkingMemorySeconds } ?? false
-            if rule.isAtExit(location, walking: walking) {
+            // A track's first seconds are the solver converging on it, not a walk.
+            let settled = now - (heard.firstAt ?? now) >= PresenceRule.settlingSeconds
+            let walking = settled && (heard.walkedAt.map { now - $0 <= PresenceRule.walkingMemorySeconds } ?? false)
+            let closing = walking && earliest.map {
+                rule.isClosingOnExit(from: ($0.x, $0.y, $0.floor), seconds: now - $0.at, to: location)
+            } ?? false
+            if closing || rule.isAtExit(location, walking: walking) {
                 heard.exitAt = now
                 heard.insideSinceExit = 0
             } else if heard.exitAt != nil, rule.isInside(location) {

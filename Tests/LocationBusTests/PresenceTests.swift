@@ -124,6 +124,9 @@ struct PresenceTests {
     @Test func aFifthInThePorchIsADepartureOnlyForAWalker() {
         for walking in [true, false] {
             let (clock, source, _) = Self.flatSource()
+            // Heard for a while first: a track's first seconds are no walk (`PresenceRule.settlingSeconds`).
+            source.update([fix("t", 4, room: "hall")])
+            clock.advance(by: 30)
             var before = fix("t", 7, room: "hall")
             before.speedMetersPerSecond = walking ? 1.0 : 0.1
             source.update([before])
@@ -234,5 +237,48 @@ struct PresenceTests {
         #expect(plain.locations["phone"]?.presence == nil)
         clock.advance(by: 61)
         #expect(plain.expireStale() == ["phone"])
+    }
+
+    /// A walker who closed on the door over the last seconds left, wherever the last fix fell: here inside the hall,
+    /// 1.2 m short of the porch, slowing with the filter (the household mornings' late departures). Someone who
+    /// stood there, or came no nearer, did not.
+    @Test func aWalkerClosingOnTheDoorLeftWhereverItsLastFixFell() {
+        for (name, start, speed) in [("closing", 3.0, 1.0), ("standing", 8.8, 0.1), ("walking at it", 8.8, 1.0)] {
+            let (clock, source, _) = Self.flatSource()
+            source.update([fix("t", start, room: "hall")])
+            clock.advance(by: 30)
+            var x = start
+            for _ in 0..<5 {
+                var step = fix("t", x, room: "hall")
+                step.speedMetersPerSecond = speed
+                step.courseDegrees = 90
+                source.update([step])
+                clock.advance(by: 1.5)
+                x = min(8.8, x + 1.5)
+            }
+            var last = fix("t", 8.8, room: "hall")
+            last.speedMetersPerSecond = 0.1
+            source.update([last])
+            #expect(!PresenceRule(rooms: flat).isAtExit(last, walking: true), "not at the door by position alone")
+            clock.advance(by: 120)
+            source.expireStale()
+            #expect(source.locations["t"]?.presence == (name == "closing" ? .notHome : .home), "\(name)")
+        }
+    }
+
+    /// A target's first fixes converge on it from the middle of the anchors, fast: a sleeper beside the porch whose
+    /// first fixes close on it, and whose phone then goes quiet, is no walker leaving.
+    @Test func aNewTrackClosingOnTheDoorIsNoDeparture() {
+        let (clock, source, _) = Self.flatSource()
+        for x in [3.0, 5.0, 7.0, 8.8] {
+            var step = fix("t", x, room: "hall")
+            step.speedMetersPerSecond = 1.2
+            step.courseDegrees = 90
+            source.update([step])
+            clock.advance(by: 1.5)
+        }
+        clock.advance(by: 600)
+        source.expireStale()
+        #expect(source.locations["t"]?.presence == .home)
     }
 }

@@ -54,6 +54,22 @@ public struct PresenceRule: Sendable {
     /// A fix moving at least this fast (m/s) has a direction (`isTurningBack`); a standing target's filter speed is
     /// under 0.1 m/s on the household day, and its course is noise.
     public static let turningSpeed = 0.2
+    /// A walker whose fixes over the last `exitMemorySeconds` closed on an exit at this speed (m/s) or faster, and
+    /// whose last fix lies within `besideMeters` of it, is at the exit (`isClosingOnExit`), wherever that fix fell:
+    /// the filter trails a walker by metres, and the reports stop when the phone leaves the receivers' range, so a
+    /// departing walker's last fix is often in the hall or the room beside the porch, slowing as the filter does.
+    /// On the household mornings the last fixes of departures that read late (45 min, or never within the run) lay
+    /// 0-1 m from the foyer, after closing on it at 0.6-3.5 m/s over the seconds before.
+    public static let approachSpeed = 0.3
+    /// The shortest span of fixes (seconds) over which `approachSpeed` is measured: a single step of the filter's
+    /// noise is no approach.
+    public static let approachBaselineSeconds = 3.0
+    /// Fixes with a radius over this (metres) are left out of the approach: the first fix of a target heard again
+    /// after a quiet spell (6 m on the household mornings) sits at the middle of the anchors.
+    public static let approachRadiusMeters = 4.0
+    /// A target's first fixes this long (seconds) are no walk: a solver's first fixes of a target converge from the
+    /// middle of the anchors, fast, and a sleeper's beside the porch converge towards it.
+    public static let settlingSeconds = 20.0
     /// A fix with this much of its mass in one room that is not an exit is inside (`isInside`).
     public static let elsewhereProbability = 0.5
     /// This many current fixes inside after the last one at an exit take the departure back: one trailing fix in
@@ -125,6 +141,19 @@ public struct PresenceRule: Sendable {
         // Course: degrees clockwise from north (+y), as `Location.courseDegrees`.
         let radians = course * .pi / 180
         return nearest.distance(x: fix.x + speed * sin(radians), y: fix.y + speed * cos(radians)) - now
+    }
+
+    /// True when a target fixed at `earlier` and, `seconds` later, at `fix` closed on the exit nearest to `fix` (on
+    /// its floor) at `approachSpeed` or faster, over at least `approachBaselineSeconds`, and `fix` lies within
+    /// `besideMeters` of that exit's outline (or in it).
+    public func isClosingOnExit(from earlier: (x: Double, y: Double, floor: Int?), seconds: Double, to fix: Location)
+        -> Bool
+    {
+        guard seconds >= Self.approachBaselineSeconds, earlier.floor == fix.floor else { return false }
+        guard let (nearest, now) = exits.shapes.filter({ fix.floor == nil || $0.floor == fix.floor })
+            .map({ ($0, $0.distance(x: fix.x, y: fix.y)) }).min(by: { $0.1 < $1.1 }), now <= besideMeters
+        else { return false }
+        return (nearest.distance(x: earlier.x, y: earlier.y) - now) / seconds >= Self.approachSpeed
     }
 
     /// True when the venue has exit rooms (the two timeouts apply); false: `awayAfterSeconds` everywhere.
