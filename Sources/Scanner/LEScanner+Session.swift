@@ -21,6 +21,7 @@ extension LEScanner {
         var failedAttempts = 0
         var everConnected = false
         var reopening = false
+        var lastReason: String?
         var wakeToken = 0
         while true {
             generation += 1
@@ -60,9 +61,17 @@ extension LEScanner {
                 note(error: reason)
                 let delay = backoff.delay(attempt: failedAttempts, using: &generator)
                 failedAttempts += 1
-                logger.warning("link down, retrying", metadata: [
+                // Once per outage, and again when the reason changes (the adapter gone, then back under another
+                // name); each retry besides at debug level.
+                let metadata: Logger.Metadata = [
                     "transport": "\(transport.name)", "reason": "\(reason)", "retryIn": "\(delay)",
-                ])
+                ]
+                if failedAttempts == 1 || reason != lastReason {
+                    logger.warning("link down, retrying", metadata: metadata)
+                } else {
+                    logger.debug("link still down, retrying", metadata: metadata)
+                }
+                lastReason = reason
                 wakeToken += 1
                 let token = wakeToken
                 let sink = signalSink

@@ -8,7 +8,10 @@ import HCI
 
 extension BlueZSocketTransport {
     /// Opens, configures and binds the HCI socket; every failure becomes the `SystemIOError` that says what to do.
-    static func openSocket(adapter: AdapterSelector, channel: Channel) throws(SystemIOError) -> Int32 {
+    /// `previous`: the address of the controller the last open found, if any (`SystemIOError.adapterMoved`).
+    static func openSocket(adapter: AdapterSelector, channel: Channel, previous: [UInt8]?)
+        throws(SystemIOError) -> (descriptor: Int32, adapter: BlueZAdapter)
+    {
         let fd: Int32
         do throws(SystemError) {
             fd = try System.socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue | SOCK_CLOEXEC.rawValue), BTPROTO_HCI,
@@ -21,15 +24,16 @@ extension BlueZSocketTransport {
             }
         }
         do throws(SystemIOError) {
-            try configure(fd, adapter: adapter, channel: channel)
-            return fd
+            return (fd, try configure(fd, adapter: adapter, channel: channel, previous: previous))
         } catch {
             System.close(fd)
             throw error
         }
     }
 
-    private static func configure(_ fd: Int32, adapter: AdapterSelector, channel: Channel) throws(SystemIOError) {
+    private static func configure(_ fd: Int32, adapter: AdapterSelector, channel: Channel, previous: [UInt8]?)
+        throws(SystemIOError) -> BlueZAdapter
+    {
         let name = adapter.description
         let adapters: [BlueZAdapter]
         do throws(SystemError) {
@@ -38,6 +42,9 @@ extension BlueZSocketTransport {
             throw map(error, adapter: name)
         }
         guard let found = BlueZAdapter.find(adapter, in: adapters) else {
+            if case .index = adapter, let previous, let moved = adapters.first(where: { $0.address == previous }) {
+                throw .adapterMoved(adapter: name, now: moved.name, address: AdapterSelector.format(previous))
+            }
             throw .noSuchAdapter(name, available: adapters.map { "\($0.name) (\(AdapterSelector.format($0.address)))" })
         }
         do throws(SystemError) {
@@ -58,6 +65,7 @@ extension BlueZSocketTransport {
             if channel == .user && error.code == EBUSY { throw .adapterBusy(adapter: found.name) }
             throw map(error, adapter: found.name)
         }
+        return found
     }
 
     /// `HCIDEVUP`; `EALREADY` means another process won the race, which is fine.

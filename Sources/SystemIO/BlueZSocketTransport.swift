@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import BlueDotCore
 import CBlueZ
 import HCI
 
@@ -43,6 +44,10 @@ public final class BlueZSocketTransport: HCITransport {
     public var name: String { adapter.description }
 
     private let current = OpenLink()
+    /// The adapter the last open found: its address tells a replugged controller under another name.
+    private let opened = LockedValue<BlueZAdapter?>(nil)
+    /// The adapter the last open found (its kernel name and address); nil before the first.
+    public var lastOpened: BlueZAdapter? { opened.withLock { $0 } }
 
     /// Creates a transport for `adapter`; nothing is opened until `open()`.
     public init(adapter: AdapterSelector, channel: Channel = .raw, writeTimeout: Duration = .seconds(2)) {
@@ -62,9 +67,12 @@ public final class BlueZSocketTransport: HCITransport {
         await close()
         let adapter = adapter
         let channel = channel
-        let descriptor = try await Blocking.run("hci-open") { () throws(SystemIOError) -> Int32 in
-            try Self.openSocket(adapter: adapter, channel: channel)
+        let previous = opened.withLock { $0?.address }
+        let (descriptor, found) = try await Blocking.run("hci-open") {
+            () throws(SystemIOError) -> (descriptor: Int32, adapter: BlueZAdapter) in
+            try Self.openSocket(adapter: adapter, channel: channel, previous: previous)
         }
+        opened.withLock { $0 = found }
         let link = try DescriptorLink(descriptor: descriptor, name: name, policy: .init(readSize: 4096))
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: HCIPacket.self)
         continuation.onTermination = { _ in link.stop() }

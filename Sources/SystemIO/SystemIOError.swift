@@ -9,6 +9,9 @@ public enum SystemIOError: HCITransportError, Sendable, Hashable, CustomStringCo
     case missingCapability(String, SystemError)
     /// No adapter matches; `available` lists the ones the kernel knows.
     case noSuchAdapter(String, available: [String])
+    /// The adapter named by its index is gone, and the controller it had (by its address) is back under another
+    /// name: a replugged dongle that came back as hci1 while something held hci0.
+    case adapterMoved(adapter: String, now: String, address: String)
     /// The adapter is soft- or hard-blocked by rfkill.
     case rfkillBlocked(adapter: String)
     /// The exclusive user channel could not be taken because something else holds the adapter.
@@ -43,6 +46,9 @@ public enum SystemIOError: HCITransportError, Sendable, Hashable, CustomStringCo
         case let .noSuchAdapter(adapter, available):
             let list = available.isEmpty ? "none" : available.joined(separator: ", ")
             return "no adapter \(adapter) (available: \(list))"
+        case let .adapterMoved(adapter, now, address):
+            return "no adapter \(adapter): its controller (\(address)) is back as \(now); waiting for \(adapter) to come"
+                + " back (give --hci \(address) to follow the controller by its address)"
         case let .rfkillBlocked(adapter):
             return "adapter \(adapter) blocked by rfkill (try: rfkill unblock bluetooth)"
         case let .adapterBusy(adapter):
@@ -74,7 +80,7 @@ public enum SystemIOError: HCITransportError, Sendable, Hashable, CustomStringCo
     public var isPermanent: Bool {
         switch self {
         case .missingCapability, .noBluetoothSupport, .invalidAdapter, .invalidEndpoint, .invalidBaudRate: true
-        case .noSuchAdapter, .rfkillBlocked, .adapterBusy, .cannotResolve, .connectTimedOut, .framingLost,
+        case .noSuchAdapter, .adapterMoved, .rfkillBlocked, .adapterBusy, .cannotResolve, .connectTimedOut, .framingLost,
              .writeTimedOut, .notOpen, .system: false
         }
     }

@@ -55,6 +55,10 @@ extension LinuxTransportTests {
             #expect(SystemIOError.noSuchAdapter("hci3", available: ["hci0 (00:1A:7D:DA:71:13)"]).description
                 == "no adapter hci3 (available: hci0 (00:1A:7D:DA:71:13))")
             #expect(SystemIOError.noSuchAdapter("hci3", available: []).description == "no adapter hci3 (available: none)")
+            let moved = SystemIOError.adapterMoved(adapter: "hci0", now: "hci1", address: "F0:F1:F2:F3:F4:F5")
+            #expect(moved.description == "no adapter hci0: its controller (F0:F1:F2:F3:F4:F5) is back as hci1; waiting"
+                + " for hci0 to come back (give --hci F0:F1:F2:F3:F4:F5 to follow the controller by its address)")
+            #expect(!moved.isPermanent, "hci0 may come back too")
             #expect(SystemIOError.rfkillBlocked(adapter: "hci0").description.hasPrefix("adapter hci0 blocked by rfkill"))
             #expect(SystemIOError.adapterBusy(adapter: "hci0").description
                 == "adapter hci0 in use (stop bluetoothd or bring it down)")

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import os
 import logging
 import signal
 import socket
@@ -68,6 +70,52 @@ async def _refresh_tlm(beacon: config.Beacon, advertising_set) -> None:
     while True:
         await asyncio.sleep(TLM_REFRESH_S)
         await advertising_set.set_advertising_data(beacon.payload(loop.time() - started))
+
+
+class _VhciSink:
+    """Writes the controller's packets to /dev/vhci. While the kernel holds the adapter down (`hciconfig hci0 down`,
+    rfkill, bluetoothd powering it off) it refuses them with ENXIO; they are dropped, as a powered-off radio's would
+    be, instead of ending the transport, whose close would make the kernel delete the adapter (issue 45)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.dropped = 0
+
+    def on_packet(self, packet: bytes) -> None:
+        try:
+            os.write(self.fd, packet)
+        except OSError as error:
+            if error.errno not in (errno.ENXIO, errno.EBADFD, errno.EAGAIN, errno.ENETDOWN):
+                raise
+            self.dropped += 1
+
+    def close(self) -> None:
+        pass
+
+
+async def open_vhci(path: str) -> Transport:
+    """Bumble's vhci transport, but one that outlives a power cycle of its adapter (`_VhciSink`): the vendor packet
+    that makes the kernel register the adapter (hciN), then H4 both ways."""
+    from bumble.transport.common import StreamPacketSource
+    device = open(path, "r+b", buffering=0)
+    read_pipe, source = await asyncio.get_running_loop().connect_read_pipe(StreamPacketSource, device)
+    vendor_packet, controller_type_primary = 0xFF, 0x00
+
+    def data_received(data: bytes) -> None:
+        # The kernel's answer to the vendor packet (its index) is no H4 packet.
+        if not data or data[0] != vendor_packet:
+            source.parser.feed_data(data)
+
+    source.data_received = data_received
+    sink = _VhciSink(device.fileno())
+
+    class VhciTransport(Transport):
+        async def close(self) -> None:
+            read_pipe.close()
+            device.close()
+
+    sink.on_packet(bytes([vendor_packet, controller_type_primary]))
+    return VhciTransport(source, sink)
 
 
 async def listen_tcp(host: str, port: int) -> tuple[Transport, int]:

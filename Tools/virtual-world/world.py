@@ -34,7 +34,6 @@ sys.path.insert(0, HERE)
 
 from bumble.link import LocalLink  # noqa: E402
 from bumble.transport.pty import open_pty_transport  # noqa: E402
-from bumble.transport.vhci import open_vhci_transport  # noqa: E402
 
 import air  # noqa: E402
 
@@ -52,6 +51,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="expose H4 on a pty instead of TCP; optional symlink path to create")
     parser.add_argument("--vhci", nargs="?", const="/dev/vhci", default=None, metavar="DEVICE",
                         help="be the controller of a kernel adapter through the vhci driver (default /dev/vhci)")
+    parser.add_argument("--address", default=RECEIVER_ADDRESS,
+                        help=f"the public address of the controller BlueDot talks to (default {RECEIVER_ADDRESS})")
     parser.add_argument("--seed", type=int, default=0, help="seed of the RSSI noise generator (default 0)")
     parser.add_argument("--noise", type=float, default=None, help="RSSI noise sigma in dB (overrides the file)")
     parser.add_argument("--features", choices=("extended", "legacy"), default="extended",
@@ -75,7 +76,7 @@ async def run(arguments: argparse.Namespace) -> int:
     ready: dict = {"ready": True}
     if arguments.vhci is not None:
         # The kernel registers the adapter (hci0, ...) once the transport has sent its vendor create packet.
-        transport = await open_vhci_transport(arguments.vhci)
+        transport = await air.open_vhci(arguments.vhci)
         ready["vhci"] = arguments.vhci
     elif arguments.pty is not None:
         # Bumble's pty transport reports its replica only through the symlink it makes; resolve that link.
@@ -86,11 +87,11 @@ async def run(arguments: argparse.Namespace) -> int:
         ready["link"] = link_path
     else:
         transport, ready["port"] = await air.listen_tcp(arguments.host, arguments.port)
-    air.attach_scanner(transport, link, "bluedot-scanner", RECEIVER_ADDRESS, antenna.rssi_for,
+    air.attach_scanner(transport, link, "bluedot-scanner", arguments.address, antenna.rssi_for,
                        extended=arguments.features == "extended")
     listener = None
     if arguments.listen_log:
-        listener = air.attach_listener(link, arguments.listen_log, world.receiver, RECEIVER_ADDRESS, model)
+        listener = air.attach_listener(link, arguments.listen_log, world.receiver, arguments.address, model)
     for beacon in world.beacons:
         await air.start_beacon(beacon, link)
     ready["beacons"] = [beacon.id for beacon in world.beacons]

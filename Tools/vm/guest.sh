@@ -24,16 +24,18 @@ modprobe hci_vhci
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 world_pid=
+adapter=hci0
 # Each wait below is bounded: a step that hangs says which it was and what it printed, and the guest goes on to
 # the next, where an unbounded wait would run into the host's 900 s and leave only the console.
+# start_world [ARGS]: the virtual world as the controller of $adapter (hci0 unless set), waited for.
 start_world() {
     python3 /share/world/world.py --vhci --config /share/world.json "$@" >/tmp/world.out 2>/tmp/world.err &
     world_pid=$!
     started=$(uptime_s)
-    while [ ! -e /sys/class/bluetooth/hci0 ]; do
+    while [ ! -e "/sys/class/bluetooth/$adapter" ]; do
         kill -0 "$world_pid" 2>/dev/null || { echo "the virtual world died"; cat /tmp/world.err; exit 1; }
         if after "$started" 60; then
-            echo "the virtual world's hci0 did not appear within 60 s"; tail -n 20 /tmp/world.err; exit 1
+            echo "the virtual world's $adapter did not appear within 60 s"; tail -n 20 /tmp/world.err; exit 1
         fi
         sleep 0.01
     done
@@ -41,8 +43,8 @@ start_world() {
 stop_world() {
     stop_within 30 "$world_pid" "the virtual world" /tmp/world.err
     started=$(uptime_s)
-    while [ -e /sys/class/bluetooth/hci0 ]; do
-        if after "$started" 30; then echo "hci0 was still there 30 s after the virtual world stopped"; break; fi
+    while [ -e "/sys/class/bluetooth/$adapter" ]; do
+        if after "$started" 30; then echo "$adapter was still there 30 s after the virtual world stopped"; break; fi
         sleep 0.05
     done
 }
@@ -138,6 +140,8 @@ stop_within 10 "$scan_pid" "bluedot scan (disabled elsewhere)" "$out/disabled-el
 echo "$stopped" >"$out/disabled-elsewhere.rc"
 uptime_s >"$out/disabled-elsewhere.end"
 echo "disabled-elsewhere: exit $(cat "$out/disabled-elsewhere.rc"), $(wc -l <"$out/disabled-elsewhere.jsonl") lines, $(uptime_s) s"
+
+. /share/keep.sh
 
 scan raw-caps $as_nobody_with_caps bluedot scan --hci hci0 --duration 3
 # The refusals are given 30 s: one that retried instead of stopping would use them all.

@@ -66,6 +66,46 @@ echo "locations at $(uptime_s) s"
 python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
     http://127.0.0.1:8080/api/health >"$out/systemd.health" 2>&1 || true
 
+# bluetoothd beside the gateway (issue 45), as on every Debian gateway by default: started (it was masked in this
+# image), idle; a client's discovery on and then off (`bluetoothctl scan on`, ended when the client goes); the
+# adapter powered off and on through it. Each step is marked in systemd.marks ("NAME UNIX-TIME"), and the gateway's
+# report counter is sampled every 0.2 s into systemd.reports ("UNIX-TIME COUNT"): check.py measures the silences.
+python3 - http://127.0.0.1:8080/metrics >"$out/systemd.reports" <<'PY' &
+import sys, time, urllib.request
+while True:
+    try:
+        with urllib.request.urlopen(sys.argv[1], timeout=2) as reply:
+            for line in reply.read().decode().splitlines():
+                if line.startswith("bluedot_advertising_reports_total "):
+                    print(f"{time.time():.3f} {line.split()[1]}", flush=True)
+    except OSError:
+        pass
+    time.sleep(0.2)
+PY
+sampler=$!
+mark() { echo "$1 $(date +%s.%N)" >>"$out/systemd.marks"; }
+sleep 3
+mark bluetoothd-started
+rm -f /etc/systemd/system/bluetooth.service
+systemctl daemon-reload
+systemctl start bluetooth
+sleep 10
+mark discovery-on
+timeout 30 bluetoothctl --timeout 10 scan on >"$out/systemd.discovery" 2>&1
+mark discovery-off
+sleep 10
+mark power-off
+timeout 30 bluetoothctl power off >>"$out/systemd.discovery" 2>&1
+sleep 2
+mark power-on
+timeout 30 bluetoothctl power on >>"$out/systemd.discovery" 2>&1
+sleep 10
+mark end
+kill "$sampler"
+python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+    http://127.0.0.1:8080/metrics 2>&1 | grep -E '^bluedot_(scan_recoveries|scanner_reconnects)' >"$out/systemd.recoveries"
+systemctl stop bluetooth
+
 pid=$(systemctl show -p MainPID --value bluedot)
 systemctl show -p ActiveState -p SubState -p User -p MainPID -p NRestarts bluedot >"$out/systemd.show"
 grep -E '^(Uid|Gid|CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' "/proc/$pid/status" >"$out/systemd.status"
