@@ -17,6 +17,14 @@ public protocol HCITransport: Sendable {
 
     /// Closes the link; the packet stream finishes. Safe to call more than once.
     func close() async
+
+    /// The longest wait between two reopen attempts this transport wants, whatever the scanner's backoff; nil (the
+    /// default): the backoff's own. A local adapter is cheap to look for, and should be back the moment it returns.
+    var longestReopenWait: Duration? { get }
+}
+
+extension HCITransport {
+    public var longestReopenWait: Duration? { nil }
 }
 
 /// An error of a transport that says whether reconnecting could cure it.

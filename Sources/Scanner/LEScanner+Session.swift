@@ -59,7 +59,8 @@ extension LEScanner {
                 reopening = true
             case let .dropped(reason):
                 note(error: reason)
-                let delay = backoff.delay(attempt: failedAttempts, using: &generator)
+                let delay = min(backoff.delay(attempt: failedAttempts, using: &generator),
+                                transport.longestReopenWait ?? .seconds(Int64.max))
                 failedAttempts += 1
                 // Once per outage, and again when the reason changes (the adapter gone, then back under another
                 // name); each retry besides at debug level.

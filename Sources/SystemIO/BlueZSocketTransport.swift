@@ -103,4 +103,9 @@ public final class BlueZSocketTransport: HCITransport {
 
     /// Stops the reader, closes the socket and returns once both are done.
     public func close() async { await current.close() }
+
+    /// A second: looking for the adapter costs a socket and one ioctl per possible index, and a controller that
+    /// comes back (replugged, its driver reloaded) is heard again within a second of its return rather than after
+    /// the scanner's 8 s backoff.
+    public var longestReopenWait: Duration? { .seconds(1) }
 }

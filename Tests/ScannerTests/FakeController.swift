@@ -20,6 +20,8 @@ final class FakeController: HCITransport {
         /// Commands whose write fails with an error that says whether a reconnect could cure it, as a kernel
         /// that refuses a command to a process without `CAP_NET_RAW` does.
         var refusedOpcodes: [UInt16: FakeRefusal] = [:]
+        /// `HCITransport.longestReopenWait`.
+        var longestReopenWait: Duration?
     }
 
     private struct State {
@@ -47,6 +49,8 @@ final class FakeController: HCITransport {
     var closes: Int { state.withLock { $0.closes } }
     /// Whether the last scan enable command turned scanning on.
     var scanning: Bool { state.withLock { $0.scanning } }
+
+    var longestReopenWait: Duration? { state.withLock { $0.behaviour.longestReopenWait } }
 
     func update(_ change: (inout Behaviour) -> Void) {
         state.withLock { change(&$0.behaviour) }

@@ -183,6 +183,29 @@ import Testing
         try await run.value
     }
 
+    /// A transport that wants to be looked for often (a local adapter: `longestReopenWait` 1 s) caps the backoff:
+    /// a controller back after a long absence is heard within that, not after the backoff's 30 s.
+    @Test(.timeLimit(.minutes(1))) func aTransportsLongestReopenWaitCapsTheBackoff() async throws {
+        var behaviour = FakeController.Behaviour(failedReopens: 3)
+        behaviour.longestReopenWait = .seconds(1)
+        let controller = FakeController(behaviour)
+        let clock = ManualClock(start: 0)
+        let scanner = LEScanner(
+            transport: controller, backoff: ReconnectBackoff(initial: .seconds(30)), clock: clock, supervision: nil,
+            logger: Fixture.logger)
+        let run = Task { try await scanner.run { _ in } }
+        #expect(await eventually { scanner.isScanning })
+        controller.dropLink()
+        for _ in 0..<4 {
+            await clock.waitForSleepers()
+            clock.advance(by: 1)
+        }
+        #expect(await eventually { controller.opens == 2 && scanner.isScanning })
+        #expect(clock.now() == 4, "four waits of 1 s, not 30 s")
+        scanner.stop()
+        try await run.value
+    }
+
     /// The backoff waits on the scanner's clock, which never moves here: the run ending proves `stop()` cut the
     /// 30 s backoff short (a hang would run into the time limit).
     @Test(.timeLimit(.minutes(1))) func stopDuringBackoffEndsRun() async throws {

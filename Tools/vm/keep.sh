@@ -36,12 +36,12 @@ fault_power_cycle() {  # the adapter powered down and up again (rfkill, a power 
     keep_mark "${1:-}up"
     hciconfig "$adapter" up
 }
-fault_replug() {  # the controller goes away and comes back under the same name
+fault_replug() {  # the controller goes away and comes back under the same name (marked once it is there)
     keep_mark "${1:-}removed"
     stop_world
     sleep 1
-    keep_mark "${1:-}added"
     start_world
+    keep_mark "${1:-}added"
 }
 
 fault_disable; sleep 6
@@ -55,8 +55,8 @@ python3 /share/world/world.py --vhci --config /share/world.json --address F0:00:
 decoy_pid=$!
 while [ ! -e /sys/class/bluetooth/hci0 ] && kill -0 "$decoy_pid" 2>/dev/null; do sleep 0.05; done
 adapter=hci1
-keep_mark added-as-hci1
 start_world
+keep_mark added-as-hci1
 sleep 12
 hciconfig -a >"$out/keep.hciconfig" 2>&1
 
