@@ -12,6 +12,7 @@ import argparse
 import collections
 import hashlib
 import json
+import math
 import os
 import re
 import struct
@@ -139,10 +140,11 @@ class KernelPathTests(unittest.TestCase):
         self.assertNotIn(EXTENDED_PDU_BEACON, {line["address"] for line in lines}, "a legacy scan heard extended PDUs")
 
     def test_a_scan_turned_off_by_another_program_resumes(self):
-        """hcitool's LE Set Scan Enable = 0 while BlueDot scans: the controller took it (status 0 in hcitool's
-        reply), BlueDot logged it, and sightings resumed within 10 s (issue 45's target)."""
+        """hcitool's LE Set Scan Enable = 0 while BlueDot scans: the controller took it (a silence of over 0.9 s),
+        BlueDot logged it, and sightings resumed within 10 s (issue 45's target)."""
         self.assertIn(exit_code("disabled-elsewhere"), (0, 143), read("disabled-elsewhere", "err"))
-        self.assertRegex(read("disabled-elsewhere", "hcitool").lower(), r"0c 20 00", "the disable was not taken")
+        # hcitool prints the first event it reads after its command, which may be an advertising report that came
+        # first (it was, once): the silence below, not hcitool's output, shows that the disable was taken.
         disabled = float(read("disabled-elsewhere", "time"))
         lines = sightings("disabled-elsewhere")
         self.assertTrue([line for line in lines if line["t"] < disabled], "nothing heard before the disable")
@@ -221,22 +223,21 @@ class KernelPathTests(unittest.TestCase):
         # Moments the counter rose: reports were taken in since the sample before.
         rises = [t for (t0, n0), (t, n) in zip(samples, samples[1:]) if n > n0]
         order = ["bluetoothd-started", "discovery-on", "discovery-off", "power-off", "power-on", "end"]
-        figures = []
+        figures, gaps = [], {}
         for step, following in zip(order, order[1:]):
             if step == "power-off":
                 continue
             at, end = marks[step], marks[following]
             span = [max((t for t in rises if t < at), default=at)] + [t for t in rises if at <= t < end]
-            self.assertGreater(len(span), 1, f"{step}: no report taken in until {following}")
-            gap, resumed = max((b - a, b) for a, b in zip(span, span[1:]))
-            figures.append(f"{step}: longest silence {gap:.1f} s")
-            self.assertLess(gap, 10, f"{step}: the gateway heard nothing for {gap:.1f} s")
-            if step == "power-on":
-                back = min(t for t in rises if t >= at) - at
-                figures.append(f"counting again {back:.1f} s after power-on")
-                self.assertLess(back, 5)
+            gaps[step] = max((b - a for a, b in zip(span, span[1:])), default=math.inf)
+            figures.append(f"{step}: longest silence {gaps[step]:.1f} s")
+        back = min((t for t in rises if t >= marks["power-on"]), default=math.inf) - marks["power-on"]
+        figures.append(f"counting again {back:.1f} s after the power-on")
         print("vm: beside bluetoothd: " + "; ".join(figures) + "; recoveries: "
               + " ".join(read("systemd", "recoveries").split("\n")), file=sys.stderr)
+        for step, gap in gaps.items():
+            self.assertLess(gap, 10, f"{step}: the gateway heard nothing for {gap:.1f} s")
+        self.assertLess(back, 5)
 
     def test_raw_unprivileged_with_ambient_capabilities(self):
         self.assert_heard("raw-caps")

@@ -97,8 +97,8 @@ sleep 10
 mark power-off
 timeout 30 bluetoothctl power off >>"$out/systemd.discovery" 2>&1
 sleep 2
-mark power-on
 timeout 30 bluetoothctl power on >>"$out/systemd.discovery" 2>&1
+mark power-on  # bluetoothctl answers once the adapter is powered: the moment the 5 s count from
 sleep 10
 mark end
 kill "$sampler"
