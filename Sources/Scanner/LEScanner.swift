@@ -150,11 +150,14 @@ extension LEScanner {
     /// then, and a program that keeps changing it is not answered faster than once a second.
     static let rearmDelay = Duration.seconds(1)
     /// Another program's scan commands within this long of the last (seconds) are one episode: logged once, and each
-    /// re-arm waits twice as long as the one before, up to `longestRearmDelay`, so that the scanner does not fight a
-    /// program that keeps changing the scan (bluetoothd's discovery restarts its scan every 10 s or so).
+    /// re-arm waits twice as long as the one before, up to `longestRearmDelay`, so that the scanner does not answer
+    /// a program that keeps changing the scan once a second.
     static let elsewhereEpisodeSeconds = 60.0
-    /// See `elsewhereEpisodeSeconds`.
-    static let longestRearmDelay = Duration.seconds(30)
+    /// See `elsewhereEpisodeSeconds`. In the VM, bluetoothd starting, a client's discovery on and off and a power
+    /// cycle through bluetoothd changed the scan 6 times in 40 s, the last after the power-on: with 30 s the scan
+    /// came back 4.2 s after it (a wait of 4 s); a longer wait would only be a longer deafness after a change
+    /// that turned the scan off.
+    static let longestRearmDelay = Duration.seconds(4)
     /// How often the scan is looked at for a stall.
     static let watchInterval = Duration.seconds(1)
 }
