@@ -21,10 +21,15 @@ public protocol HCITransport: Sendable {
     /// The longest wait between two reopen attempts this transport wants, whatever the scanner's backoff; nil (the
     /// default): the backoff's own. A local adapter is cheap to look for, and should be back the moment it returns.
     var longestReopenWait: Duration? { get }
+
+    /// What the last `open()` reached, when the name does not say it all (an adapter by its address: which hciN;
+    /// by its index: which controller); nil (the default) otherwise. Logged when a link comes back.
+    var openedDescription: String? { get }
 }
 
 extension HCITransport {
     public var longestReopenWait: Duration? { nil }
+    public var openedDescription: String? { nil }
 }
 
 /// An error of a transport that says whether reconnecting could cure it.

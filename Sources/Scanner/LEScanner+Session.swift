@@ -33,7 +33,9 @@ extension LEScanner {
                         state.reconnects += 1
                         return state.reconnects
                     }
-                    logger.notice("link back", metadata: ["transport": "\(transport.name)", "reconnects": "\(count)"])
+                    var metadata: Logger.Metadata = ["transport": "\(transport.name)", "reconnects": "\(count)"]
+                    if let adapter = transport.openedDescription { metadata["adapter"] = "\(adapter)" }
+                    logger.notice("link back", metadata: metadata)
                 }
                 everConnected = true
                 outcome = try await scan(

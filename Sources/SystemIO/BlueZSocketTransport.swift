@@ -46,8 +46,10 @@ public final class BlueZSocketTransport: HCITransport {
     private let current = OpenLink()
     /// The adapter the last open found: its address tells a replugged controller under another name.
     private let opened = LockedValue<BlueZAdapter?>(nil)
-    /// The adapter the last open found (its kernel name and address); nil before the first.
-    public var lastOpened: BlueZAdapter? { opened.withLock { $0 } }
+    /// `hci1 (F0:F1:F2:F3:F4:F5)`: the adapter the last open found, by name and address; nil before the first.
+    public var openedDescription: String? {
+        opened.withLock { $0.map { "\($0.name) (\(AdapterSelector.format($0.address)))" } }
+    }
 
     /// Creates a transport for `adapter`; nothing is opened until `open()`.
     public init(adapter: AdapterSelector, channel: Channel = .raw, writeTimeout: Duration = .seconds(2)) {

@@ -204,6 +204,7 @@ class KernelPathTests(unittest.TestCase):
         self.assertIn("the controller was reset by another program", err)
         self.assertIn("another program changed the scan", err)
         self.assertIn("hci1", read("keep", "hciconfig"))
+        self.assertIn("adapter=hci1 (F0:F1:F2:F3:F4:F5)", err, "the link's return does not say where it was found")
         rss = [int(parts[1]) for parts in (line.split() for line in read("keep", "rss").splitlines())
                if len(parts) == 2]
         if any(name == "soak-start" for name, _ in marks):
