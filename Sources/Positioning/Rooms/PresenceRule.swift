@@ -28,7 +28,9 @@ import Glibc
 /// the foyer at 1.65 m/s and came back into her bedroom 2 s later heading away from it, at 0.34 m/s, before the phone
 /// went quiet for 3.5 min; while a walker's fixes that trail them after the door still head for it, or land in another
 /// room than the engine's (a walker's last fix fell 0.3 m inside the living room, heading away from the foyer by noise,
-/// while the engine held the hall).
+/// while the engine held the hall). A walker whose fixes of the last seconds closed on an exit is at it wherever its
+/// last fix fell (`isClosingOnExit`, judged by the location source over the target's recent fixes), and the first
+/// `settlingSeconds` of a target's fixes are no walk.
 public struct PresenceRule: Sendable {
     /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
     /// in a venue without exits).
