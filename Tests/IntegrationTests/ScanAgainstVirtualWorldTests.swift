@@ -89,6 +89,40 @@ struct ScanAgainstVirtualWorldTests {
         #expect(result.standardError.contains("signal=SIGINT"))
     }
 
+    /// A controller that stops reporting without a word (its firmware stuck until a Reset: world.py on SIGUSR1),
+    /// the stall only the silence tells (issue 45). Past the silence limit the scanner re-arms, which does not cure
+    /// it; as long again later it reopens the link, whose Reset does, and the reports come back.
+    @Test func aControllerThatFallsSilentIsReopened() async throws {
+        guard worldAvailable() else { return }
+        let world = try await VirtualWorld()
+        let child = try ChildProcess(IntegrationEnvironment.bluedot, [
+            "scan", "--h4-tcp", world.endpoint, "--duration", "150", "--log-level", "info",
+        ])
+        defer { child.kill() }
+        // Twenty seconds of reports: the evidence the rule needs, and a rate that puts the limit at its 15 s floor.
+        try await Task.sleep(for: .seconds(20))
+        #expect(sightingObjects(child.standardOutput).count >= 20, "stderr: \(child.standardError.suffix(2000))")
+        world.signal(SIGUSR1)
+        let stuck = Date().timeIntervalSince1970
+        let resumed = await child.waitForOutput(timeout: .seconds(100)) { text in
+            sightingObjects(text).contains { number($0["t"]) > stuck + 5 }
+        }
+        let back = sightingObjects(child.standardOutput).map { number($0["t"]) }.filter { $0 > stuck + 5 }.min()
+        #expect(resumed, "no sighting after the controller got stuck; stderr: \(child.standardError.suffix(3000))")
+        child.signal(SIGINT)
+        #expect(await child.wait(timeout: .seconds(10)))
+        world.kill()
+        let log = child.result.standardError
+        #expect(log.contains("no advertising report for longer than the scan's rate explains"), "\(log.suffix(3000))")
+        #expect(log.contains("advertising reports again"), "\(log.suffix(3000))")
+        #expect(child.result.status == 0, "\(log.suffix(3000))")
+        if let back {
+            // The limit (15 s), then as long again before the reopen: back about 30 s after the controller stuck.
+            #expect(back - stuck > 15 && back - stuck < 60, "back after \(back - stuck) s")
+            print("stall: back \(back - stuck) s after the controller stopped reporting")
+        }
+    }
+
     @Test func recordingDecodesToTheSameSightingsAndExternalToolsReadIt() async throws {
         guard worldAvailable() else { return }
         let world = try await VirtualWorld()

@@ -40,6 +40,9 @@ final class VirtualWorld {
 
     /// Kills the world at once (its TCP connections drop).
     func kill() { child.kill() }
+
+    /// Sends the world a signal: SIGUSR1 makes its controller stop reporting until a Reset (a stuck firmware).
+    func signal(_ number: Int32) { child.signal(number) }
 }
 
 enum WorldError: Error, CustomStringConvertible {

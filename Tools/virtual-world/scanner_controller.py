@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from typing import Callable
 
 from bumble import hci, ll
@@ -102,6 +103,8 @@ class ScannerController(Controller):
             for name in EXTENDED_HANDLERS:
                 setattr(self, name, self._unknown_command)
         self.reports_sent = 0
+        # A firmware that stops reporting without a word, its scan still on (`stick`), until a Reset cures it.
+        self.stuck = False
         self.le_legacy_advertiser = FaithfulLegacyAdvertiser(self)
         self._reset_scan_state()
 
@@ -115,7 +118,14 @@ class ScannerController(Controller):
         self.event_mask = DEFAULT_EVENT_MASK
         self.le_event_mask = DEFAULT_LE_EVENT_MASK
 
+    def stick(self) -> None:
+        """From now until the next Reset, report nothing while the scan stays enabled: the stall issue 45's scanner
+        supervision must notice by the silence alone (world.py does it on SIGUSR1)."""
+        self.stuck = True
+        print("world: the scanner's controller is stuck until a Reset", file=sys.stderr, flush=True)
+
     def on_hci_reset_command(self, command: hci.HCI_Reset_Command) -> hci.HCI_StatusReturnParameters:
+        self.stuck = False
         self._reset_scan_state()
         for advertising_set in self.advertising_sets.values():
             advertising_set.stop()
@@ -167,7 +177,7 @@ class ScannerController(Controller):
         return 0  # extended, non-connectable, non-scannable
 
     def on_advertising_pdu(self, pdu) -> None:
-        if self.le_scan_enable and self.scan_mode is not None:
+        if self.le_scan_enable and self.scan_mode is not None and not self.stuck:
             self._report(pdu)
         pending = self.pending_le_connection
         if pending is not None and pending.peer_address == pdu.advertiser_address:

@@ -26,6 +26,7 @@ import asyncio
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 
@@ -87,8 +88,12 @@ async def run(arguments: argparse.Namespace) -> int:
         ready["link"] = link_path
     else:
         transport, ready["port"] = await air.listen_tcp(arguments.host, arguments.port)
-    air.attach_scanner(transport, link, "bluedot-scanner", arguments.address, antenna.rssi_for,
-                       extended=arguments.features == "extended")
+    scanner = air.attach_scanner(transport, link, "bluedot-scanner", arguments.address, antenna.rssi_for,
+                                 extended=arguments.features == "extended")
+    # SIGUSR1: the controller's firmware gets stuck (reports nothing until a Reset), for the scanner's stall rule.
+    # A parent may have started it with the signal blocked (a child inherits its mask: Foundation's Process does).
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, scanner.stick)
     listener = None
     if arguments.listen_log:
         listener = air.attach_listener(link, arguments.listen_log, world.receiver, arguments.address, model)
