@@ -19,7 +19,7 @@ from bumble.controller import Controller
 from bumble.device import AdvertisingEventProperties, AdvertisingParameters, Device
 from bumble.host import Host
 from bumble.link import LocalLink
-from bumble.transport.common import AsyncPipeSink, Transport
+from bumble.transport.common import AsyncPipeSink, StreamPacketSource, Transport
 from bumble.transport.tcp_server import open_tcp_server_transport_with_socket
 
 import config
@@ -96,7 +96,6 @@ class _VhciSink:
 async def open_vhci(path: str) -> Transport:
     """Bumble's vhci transport, but one that outlives a power cycle of its adapter (`_VhciSink`): the vendor packet
     that makes the kernel register the adapter (hciN), then H4 both ways."""
-    from bumble.transport.common import StreamPacketSource
     device = open(path, "r+b", buffering=0)
     read_pipe, source = await asyncio.get_running_loop().connect_read_pipe(StreamPacketSource, device)
     vendor_packet, controller_type_primary = 0xFF, 0x00
