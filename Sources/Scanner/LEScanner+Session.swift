@@ -223,9 +223,10 @@ extension LEScanner {
                     break waiting
                 case let .watch(generation: watched)? where watched == generation:
                     let now = clock.now()
-                    guard let action = state.withLock({ $0.watch.nextAction(at: now) }),
-                          let episode = state.withLock({ $0.watch.episode })
-                    else { continue }
+                    guard let (action, episode) = state.withLock({ s -> (ScanRecovery.Action, ScanWatch.Episode)? in
+                        guard let action = s.watch.nextAction(at: now), let episode = s.watch.episode else { return nil }
+                        return (action, episode)
+                    }) else { continue }
                     switch action {
                     case .rearm:
                         count(ScanRecovery(.rearm, .stall))

@@ -1,5 +1,5 @@
 /// What the scanner did to get its scan back, and why: the label pair of `bluedot_scan_recoveries_total`.
-public struct ScanRecovery: Sendable, Hashable, CustomStringConvertible {
+public struct ScanRecovery: Sendable, Hashable {
     /// What was done.
     public enum Action: String, Sendable, Hashable, CaseIterable {
         /// Scan disable, parameters and enable again, on the same link.
@@ -28,9 +28,6 @@ public struct ScanRecovery: Sendable, Hashable, CustomStringConvertible {
         self.action = action
         self.reason = reason
     }
-
-    /// `rearm/stall`.
-    public var description: String { "\(action.rawValue)/\(reason.rawValue)" }
 }
 
 /// The scan's supervision: notices when advertising reports stop for much longer than their recent rate explains,

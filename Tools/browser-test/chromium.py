@@ -1,6 +1,7 @@
 """Debian's headless chromium through chromium-driver and selenium, as the browser checks start it."""
 import os
 import signal
+import subprocess
 import sys
 
 
@@ -37,8 +38,6 @@ def start(args, logs: bool = False):
 def stop_processes(processes) -> None:
     """Stops each process still running, in order: SIGINT (the daemons' graceful stop), then SIGKILL after 10 s.
     None entries (a process that never started) are skipped."""
-    import subprocess
-
     for process in processes:
         if process is None or process.poll() is not None:
             continue

@@ -137,9 +137,7 @@ public struct PresenceRule: Sendable {
         guard let speed = fix.speedMetersPerSecond, speed >= Self.turningSpeed, let course = fix.courseDegrees else {
             return nil
         }
-        guard let (nearest, now) = exits.shapes.filter({ fix.floor == nil || $0.floor == fix.floor })
-            .map({ ($0, $0.distance(x: fix.x, y: fix.y)) }).min(by: { $0.1 < $1.1 }), now > 0
-        else { return nil }
+        guard let (nearest, now) = nearestExit(to: fix), now > 0 else { return nil }
         // Course: degrees clockwise from north (+y), as `Location.courseDegrees`.
         let radians = course * .pi / 180
         return nearest.distance(x: fix.x + speed * sin(radians), y: fix.y + speed * cos(radians)) - now
@@ -152,10 +150,15 @@ public struct PresenceRule: Sendable {
         -> Bool
     {
         guard seconds >= Self.approachBaselineSeconds, earlier.floor == fix.floor else { return false }
-        guard let (nearest, now) = exits.shapes.filter({ fix.floor == nil || $0.floor == fix.floor })
-            .map({ ($0, $0.distance(x: fix.x, y: fix.y)) }).min(by: { $0.1 < $1.1 }), now <= besideMeters
-        else { return false }
+        guard let (nearest, now) = nearestExit(to: fix), now <= besideMeters else { return false }
         return (nearest.distance(x: earlier.x, y: earlier.y) - now) / seconds >= Self.approachSpeed
+    }
+
+    /// The exit room nearest to `fix` on its floor (any floor when the fix has none), and the distance from the fix
+    /// to its outline (0 inside it); nil without exits there.
+    private func nearestExit(to fix: Location) -> (shape: RoomMap.Shape, distance: Double)? {
+        exits.shapes.filter { fix.floor == nil || $0.floor == fix.floor }
+            .map { ($0, $0.distance(x: fix.x, y: fix.y)) }.min { $0.1 < $1.1 }
     }
 
     /// True when the venue has exit rooms (the two timeouts apply); false: `awayAfterSeconds` everywhere.
