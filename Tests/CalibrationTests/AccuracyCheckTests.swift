@@ -1,5 +1,6 @@
 import CalibrationKit
 import Foundation
+import Positioning
 import Testing
 
 @Suite struct AccuracyBaselineTests {
@@ -94,6 +95,16 @@ struct NoSurveyAccuracyTests {
         let failures = baseline.failures(of: results)
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         return Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0) })
+    }
+
+    /// A set with one survey is learned in two halves, each after the other: cut at the widest gap in the middle
+    /// third (a wider one outside it does not count).
+    @Test func aSetOfOneSurveyIsCutAtItsWidestMiddleGap() {
+        let times: [Double] = [0, 1, 2, 10, 11, 12, 13, 14, 40]
+        let samples = times.map { CalibrationSample(anchor: "a", rssiDBm: -60, x: 0, y: 0, z: 0, t: $0) }
+        let parts = AccuracyCheck.halves(samples)
+        #expect(parts.map { $0.map(\.t) } == [[0, 1, 2], [10, 11, 12, 13, 14, 40]])
+        #expect(AccuracyCheck.halves(Array(samples.prefix(2))).count == 1)
     }
 
     @Test func withoutASurveyAndLearningTheSetsStayWithinTheirBaselines() throws {

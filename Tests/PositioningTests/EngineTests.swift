@@ -154,18 +154,22 @@ func replay(_ observations: [Observation], venue: Venue, configuration: EngineCo
         #expect(a == b && !a.isEmpty)
     }
 
-    /// Targets do not interact: interleaving two walks gives each the fixes it gets alone.
+    /// Targets do not interact: interleaving two walks gives each the fixes it gets alone. Only what the site
+    /// shares may join them: the evidence of how far the site's model is off (`SiteEvidence`) is every target's,
+    /// so with it the radii differ, and the positions do not.
     @Test func targetsAreIndependent() {
         let venue = testVenue()
         let a = simulatedWalk(target: "a", seconds: 15, start: 1000, venue: venue, seed: 53)
         let b = simulatedWalk(target: "b", seconds: 15, start: 1003.3, venue: venue, seed: 54)
         let mixed = (a.observations + b.observations).enumerated()
             .sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
-        let together = replay(mixed, venue: venue, configuration: Self.configuration)
-        #expect(together.filter { $0.targetID == "a" } == replay(a.observations, venue: venue,
-                                                               configuration: Self.configuration))
-        #expect(together.filter { $0.targetID == "b" } == replay(b.observations, venue: venue,
-                                                               configuration: Self.configuration))
+        var alone = Self.configuration
+        alone.usesSiteEvidence = false
+        let together = replay(mixed, venue: venue, configuration: alone)
+        #expect(together.filter { $0.targetID == "a" } == replay(a.observations, venue: venue, configuration: alone))
+        #expect(together.filter { $0.targetID == "b" } == replay(b.observations, venue: venue, configuration: alone))
+        let shared = replay(mixed, venue: venue, configuration: Self.configuration)
+        #expect(shared.map { [$0.x, $0.y] } == together.map { [$0.x, $0.y] })
         // Output is in time order.
         #expect(zip(together, together.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
     }

@@ -235,7 +235,7 @@ import Testing
         let expected = """
             {
               "name": "Tiny \\"lab\\"",
-              "model": {"measuredPower": -59.0, "pathLossExponent": 2.0, "shadowingSigma": 4.0},
+              "model": {"measuredPower": -59.0, "pathLossExponent": 2.0, "shadowingSigma": 5.4},
               "anchors": [
                 {"id": "rx-1", "x": 1.0, "y": 2.5, "z": 2.4, "floor": 0, "pathLossExponent": 1.75}
               ],

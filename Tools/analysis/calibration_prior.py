@@ -73,6 +73,7 @@ def main():
     data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../../../shared/data")
     default_at_ref = DEFAULT_P1 - DEFAULT_N * 10 * math.log10(D_REF)
     site_dp, site_dn, anchor_dp, anchor_dn, anchor_dp_default, anchor_dn_default = [], [], [], [], [], []
+    anchor_sigma, group_sigma = [], []
     print("group              site P(4 m) n     site - default: dP(4 m) dn | anchors: sd dP  sd dn  (n anchors)")
     for name, (venue, surveys) in GROUPS.items():
         rows = load(data, venue, surveys)
@@ -81,22 +82,26 @@ def main():
         a, n, _, _, _ = huber_line(L, y)
         site_dp.append(a - default_at_ref)
         site_dn.append(n - DEFAULT_N)
-        dps, dns = [], []
+        dps, dns, sigmas = [], [], []
         for anchor, v in sorted(rows.items()):
             la = np.array([r[0] for r in v])
             ya = np.array([r[1] for r in v])
             # Only anchors heard over a spread of distances say anything about their own slope.
             if len(v) < 50 or np.ptp(la) < 4:
                 continue
-            aa, na, _, se_a, se_n = huber_line(la, ya)
+            aa, na, sa, se_a, se_n = huber_line(la, ya)
+            sigmas.append(sa)
             dps.append(aa - a)
             dns.append(na - n)
             anchor_dp_default.append(aa - default_at_ref)
             anchor_dn_default.append(na - DEFAULT_N)
         anchor_dp += dps
         anchor_dn += dns
-        print("%-18s %7.1f  %4.2f   %+6.1f dB  %+5.2f         | %5.1f dB %5.2f  (%d)"
-              % (name, a, n, a - default_at_ref, n - DEFAULT_N, np.std(dps, ddof=1), np.std(dns, ddof=1), len(dps)))
+        anchor_sigma += sigmas
+        group_sigma.append(float(np.median(sigmas)))
+        print("%-18s %7.1f  %4.2f   %+6.1f dB  %+5.2f         | %5.1f dB %5.2f  (%d) | residual sigma %.1f dB"
+              % (name, a, n, a - default_at_ref, n - DEFAULT_N, np.std(dps, ddof=1), np.std(dns, ddof=1), len(dps),
+                 group_sigma[-1]))
     rms = lambda v: math.sqrt(sum(x * x for x in v) / len(v))
     print()
     print("site level, rms over %d groups: dP(4 m) %.1f dB, dn %.2f" % (len(site_dp), rms(site_dp), rms(site_dn)))
@@ -105,6 +110,8 @@ def main():
              np.corrcoef(anchor_dp, anchor_dn)[0, 1]))
     print("anchor against the default, rms: dP(4 m) %.1f dB, dn %.2f"
           % (rms(anchor_dp_default), rms(anchor_dn_default)))
+    print("an anchor's residual sigma around its own fit (robust): median over %d anchors %.1f dB; per group %s"
+          % (len(anchor_sigma), np.median(anchor_sigma), ", ".join("%.1f" % g for g in group_sigma)))
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ public final class AccuracyCheck {
             switch self {
             case .heldOut: return AccuracyCheck.protocolNote
             case .none: return "no survey: the venue as given, every set in full"
-            case .learned: return "no survey, self-calibration on the replay's own traffic, every set in full"
+            case .learned: return "no survey, self-calibration after the venue's other traffic, every set in full"
             }
         }
     }
@@ -102,24 +102,35 @@ public final class AccuracyCheck {
         overrides(&configuration)
         configuration.usesModelUncertainty = usesModelUncertainty
         if surveyUse == .learned { configuration.selfCalibration = SelfCalibration.Settings() }
-        var engine = PositioningEngine(venue: venue, configuration: configuration)
-        if surveyUse == .learned, !files.isEmpty, let first = samples.first?.t {
-            // A gateway that has been running: the venue's other walks go first (their RSSI only, truth unused),
-            // moved in time to end before this one, each a holdover apart.
-            var end = first - 2 * configuration.holdoverSeconds
-            for other in surveys.files.reversed() where other.file != own && !other.samples.isEmpty {
-                let times = other.samples.map(\.t)
-                let shift = end - times.max()!
-                end = times.min()! + shift - 2 * configuration.holdoverSeconds
-                for o in Self.observations(other.samples, shift: shift) { _ = engine.ingest(o) }
-            }
-            _ = engine.advance(to: first - configuration.holdoverSeconds)
-        }
-        let start = samples.first?.t ?? 0
+        // Learning, a replay is what a gateway that has been running would do: the venue's other traffic goes
+        // first (its RSSI only, truth unused), moved in time to end before the replay, each part a holdover apart.
+        // That traffic is the venue's other walks (BOUN's tracks); a set with one survey has none, so it is
+        // split in two at its widest gap in the middle third (UJI's two passes, WUT's runs 1-2 and 3-4), and each
+        // half is replayed after the other.
+        let others = files.isEmpty ? [] : surveys.files.filter { $0.file != own && !$0.samples.isEmpty }.map(\.samples)
+        let parts = surveyUse == .learned && others.isEmpty ? Self.halves(samples) : [samples]
         var fixes: [Location] = []
-        for o in Self.observations(samples, shift: 0) { engine.ingest(o, into: &fixes) }
-        engine.finish(into: &fixes)
-        fixes = fixes.filter { $0.timestamp >= start }
+        var engine = PositioningEngine(venue: venue, configuration: configuration)
+        for (k, part) in parts.enumerated() where !part.isEmpty {
+            engine = PositioningEngine(venue: venue, configuration: configuration)
+            let start = part[0].t
+            if surveyUse == .learned {
+                let before = parts.count > 1 ? parts.enumerated().filter { $0.offset != k }.map(\.element) : others
+                var end = start - 2 * configuration.holdoverSeconds
+                for other in before.reversed() where !other.isEmpty {
+                    let times = other.map(\.t)
+                    let shift = end - times.max()!
+                    end = times.min()! + shift - 2 * configuration.holdoverSeconds
+                    for o in Self.observations(other, shift: shift) { _ = engine.ingest(o) }
+                }
+                _ = engine.advance(to: start - configuration.holdoverSeconds)
+            }
+            var partFixes: [Location] = []
+            for o in Self.observations(part, shift: 0) { engine.ingest(o, into: &partFixes) }
+            engine.finish(into: &partFixes)
+            let next = k + 1 < parts.count ? parts[k + 1][0].t : .infinity
+            fixes += partFixes.filter { $0.timestamp >= start && $0.timestamp < next }
+        }
         let truth = try TruthReader.read(path: set.truth)
         let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
         let points = Evaluator.score(fixes: fixes, truth: truth, scoring: scoring)
@@ -139,6 +150,17 @@ public final class AccuracyCheck {
             result.learnedUpdates = learned.counters.accepted
         }
         return result
+    }
+
+    /// Time-ordered samples split in two at the widest gap between consecutive samples in their middle third.
+    public static func halves(_ samples: [CalibrationSample]) -> [[CalibrationSample]] {
+        let n = samples.count
+        guard n >= 3 else { return [samples] }
+        var cut = n / 2, widest = -Double.infinity
+        for i in max(n / 3, 1)..<max(2 * n / 3, n / 3 + 1) where samples[i].t - samples[i - 1].t > widest {
+            (cut, widest) = (i, samples[i].t - samples[i - 1].t)
+        }
+        return [Array(samples[..<cut]), Array(samples[cut...])]
     }
 
     /// Samples as observations in time order, moved by `shift` seconds.

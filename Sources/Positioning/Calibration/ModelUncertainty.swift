@@ -75,4 +75,8 @@ public enum UncalibratedPrior {
     public static let site = ModelUncertainty(levelSigmaDB: 6.9, exponentSigma: 0.29)
     /// Anchor level: an anchor's fit against its site's fit, standard deviation over 84 anchors.
     public static let anchor = ModelUncertainty(levelSigmaDB: 1.6, exponentSigma: 0.30)
+    /// An anchor's RSSI around its own fit, robust sigma, median over the 84 anchors (per group 4.7-6.2 dB), dB:
+    /// the shadowing sigma of a venue that states none (`PathLossModel.uncalibrated`). The 4 dB it was before made
+    /// an uncalibrated radius too sure of itself (docs/positioning.md, "No survey").
+    public static let shadowingSigmaDB = 5.4
 }

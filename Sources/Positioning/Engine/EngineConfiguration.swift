@@ -146,6 +146,10 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// (`ModelErrorPropagation`): the prior of an uncalibrated anchor (`UncalibratedPrior`), a survey's standard
     /// errors, or what self-calibration learned. Off: the radius of the filter alone, as if every model were right.
     public var usesModelUncertainty: Bool = true
+    /// Whether the shared part of that uncertainty (the site's level and exponent, when nobody surveyed) follows
+    /// what the residuals at the engine's own fixes say of it (`SiteEvidence`); off: the prior, whatever the
+    /// fixes say.
+    public var usesSiteEvidence: Bool = true
     /// Learning the anchors' models from ordinary traffic (`SelfCalibration`); nil: off.
     public var selfCalibration: SelfCalibration.Settings?
 

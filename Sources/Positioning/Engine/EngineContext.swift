@@ -22,12 +22,23 @@ struct EngineContext: Sendable {
     /// venue's fitted loss) is above 0 and the venue has rooms.
     let measurementWalls: WallAttenuation?
 
+    /// What the fixes say of the shared model error, when the radius carries it (`usesSiteEvidence`) and an
+    /// anchor has a shared part.
+    var siteEvidence: SiteEvidence?
+    /// The shared uncertainty the evidence gives, for the anchors that carry one; nil: the anchors' own.
+    var evidentShared: ModelUncertainty?
+
     init(venue: Venue, configuration: EngineConfiguration) {
         self.configuration = configuration
         anchors = AnchorTable(venue: venue,
                               field: configuration.usesResidualField ? configuration.residualField : nil)
         if !configuration.usesModelUncertainty {
             anchors.uncertainties = anchors.uncertainties.map { _ in .none }
+        }
+        if configuration.usesModelUncertainty, configuration.usesSiteEvidence,
+           anchors.uncertainties.contains(where: { !$0.shared.isZero }) {
+            siteEvidence = SiteEvidence(share: (configuration.selfCalibration ?? SelfCalibration.Settings())
+                .effectiveSampleShare)
         }
         bounds = venue.bounds
         let loss = configuration.studentDegreesOfFreedom.map(RobustLoss.studentT) ?? .huber(configuration.huberThreshold)

@@ -119,10 +119,20 @@ public struct PositioningEngine: Sendable {
         fix.smoothed = SmoothedPosition(timestamp: past.t, x: past.x, y: past.y)
     }
 
-    /// Hands a tick's record to self-calibration, and its models to the engine when they changed.
+    /// Hands a tick's record to the site evidence and to self-calibration, and self-calibration's models to the
+    /// engine when they changed.
     private mutating func learn(from s: Int) {
-        guard selfCalibration != nil, let r = trackers[s]!.record else { return }
+        guard let r = trackers[s]!.record else { return }
         trackers[s]!.record = nil
+        if context.siteEvidence != nil {
+            let table = context.anchors.uncertainties
+            let shared = r.anchors.map { !table[$0].shared.isZero }
+            context.siteEvidence!.add(r.measurements, shared: shared, x: r.x, y: r.y)
+            if let prior = table.first(where: { !$0.shared.isZero })?.shared {
+                context.evidentShared = context.siteEvidence!.shared(prior: prior)
+            }
+        }
+        guard selfCalibration != nil else { return }
         if selfCalibration!.add(anchors: r.anchors, measurements: r.measurements, x: r.x, y: r.y, t: r.t) {
             adoptLearnedModels()
         }
@@ -149,6 +159,11 @@ public struct PositioningEngine: Sendable {
     /// The engine's anchors take self-calibration's models and uncertainties.
     mutating func adoptLearnedModels() {
         guard let learned = selfCalibration else { return }
+        if context.anchors.models != learned.models {
+            // The residuals so far were against the old models.
+            context.siteEvidence?.reset()
+            context.evidentShared = nil
+        }
         context.anchors.models = learned.models
         if context.configuration.usesModelUncertainty { context.anchors.uncertainties = learned.uncertainties }
     }

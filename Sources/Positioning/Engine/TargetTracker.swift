@@ -54,7 +54,7 @@ struct TargetTracker {
     var roomRadius = 0.0
     /// The filter's speed at the last fix (m/s): how the room tracker tells a target standing still.
     var filterSpeed = 0.0
-    /// The last update's measurements and fix, for self-calibration; taken by the engine.
+    /// The last update's measurements and fix, for self-calibration and the site evidence; taken by the engine.
     var record: (anchors: [Int], measurements: [RSSIMeasurement], x: Double, y: Double, t: Double)?
 
     init(target: String, firstTime: Double) {
@@ -157,11 +157,15 @@ struct TargetTracker {
             lastHeardTime = g
             lastGood = (k.x[0], k.x[1])
             let prior = context.trilaterator.priorVariance
-            if context.configuration.selfCalibration != nil {
+            if context.configuration.selfCalibration != nil || context.siteEvidence != nil {
                 record = (tickAnchors, measurements, k.x[0], k.x[1], g)
             }
+            let table = context.anchors.uncertainties, evident = context.evidentShared
             modelCovariance = ModelErrorPropagation.covariance(
-                measurements, uncertainties: tickAnchors.map { context.anchors.uncertainties[$0] },
+                measurements, uncertainties: tickAnchors.map { a in
+                    guard let evident, !table[a].shared.isZero else { return table[a] }
+                    return AnchorUncertainty(shared: evident, own: table[a].own)
+                },
                 x: k.x[0], y: k.x[1], priorInformation: (1 / prior[0], 1 / prior[1]))
         }
         return fix(k, at: g, heard: heard, position: lastGood ?? (k.x[0], k.x[1]), context: context)

@@ -13,8 +13,10 @@ public struct PathLossModel: Sendable, Hashable {
     /// Standard deviation of the shadowing around the model, in dB.
     public var shadowingSigmaDB: Double
 
-    /// The uncalibrated default of the formats: -59 dBm at 1 m, exponent 2, 4 dB shadowing.
-    public static let uncalibrated = PathLossModel(measuredPowerDBm: -59, pathLossExponent: 2, shadowingSigmaDB: 4)
+    /// The uncalibrated default of the formats, -59 dBm at 1 m and exponent 2, with BlueDot's shadowing sigma for a
+    /// venue that states none: how surveyed anchors scatter around their own fits (`UncalibratedPrior`, 5.4 dB).
+    public static let uncalibrated = PathLossModel(measuredPowerDBm: -59, pathLossExponent: 2,
+                                                   shadowingSigmaDB: UncalibratedPrior.shadowingSigmaDB)
 
     /// Creates a model.
     public init(measuredPowerDBm: Double, pathLossExponent: Double, shadowingSigmaDB: Double = 4) {
