@@ -133,6 +133,18 @@ import Testing
         }
     }
 
+    /// The venue's priors are learning's, whether the radius carries them or not: with the engine's own radius
+    /// (`usesModelUncertainty` off) it learns all the same, and the radius stays the filter's.
+    @Test func learningNeedsNoModelUncertaintyInTheRadius() throws {
+        let walk = simulatedWalk(seconds: 600, venue: Self.world(), seed: 74)
+        let (fixes, engine) = Self.run(walk.observations, configuration: Self.configuration(learning: true, prior: false))
+        let learned = try #require(engine.learnedCalibration)
+        #expect(learned.counters.accepted >= 1)
+        #expect(abs(learned.site.levelDBm - Self.trueSiteLevel) < 2.5)
+        #expect(engine.context.anchors.uncertainties.allSatisfy { $0.isZero })
+        #expect(!fixes.isEmpty)
+    }
+
     @Test func boundsHoldWhateverTheTraffic() throws {
         let walk = simulatedWalk(seconds: 600, venue: Self.world(siteOffsetDB: 40), seed: 73)
         let (_, engine) = Self.run(walk.observations, configuration: Self.configuration(learning: true))

@@ -12,11 +12,18 @@ import Positioning
 /// With `--sleep-every N` it runs the sightings once more with the thread asleep for 2 ms after every N of them, as
 /// the daemon's paced replay wakes (6 is its share of a 2 ms quantum at 3,000 reports/s), and reports the engine's
 /// CPU then, the sleeps' own CPU (measured alone) taken off: what work costs when a wake has left the caches cold.
+/// `--no-site-evidence` turns off what the residuals say of the site's model (`SiteEvidence`), to price it.
 enum EngineBenchmark {
     static func run(_ arguments: [String]) throws {
         var anchors = 1000, tags = 500, seconds = 30.0, warmup = 5.0, rateHz = 1.0, rounds = 3, sleepEvery = 0
+        var configuration = EngineConfiguration.moving
         var i = 0
         while i < arguments.count {
+            if arguments[i] == "--no-site-evidence" {
+                configuration.usesSiteEvidence = false
+                i += 1
+                continue
+            }
             guard i + 1 < arguments.count else { throw BenchError("\(arguments[i]) needs a value") }
             let value = arguments[i + 1]
             switch arguments[i] {
@@ -38,7 +45,7 @@ enum EngineBenchmark {
         var best = Double.infinity
         var fixCount = 0
         for _ in 0..<max(rounds, 1) {
-            var engine = PositioningEngine(venue: site.venue, configuration: .moving)
+            var engine = PositioningEngine(venue: site.venue, configuration: configuration)
             var fixes: [Location] = []
             for o in warm { engine.ingest(o, into: &fixes) }
             fixes.removeAll(keepingCapacity: true)

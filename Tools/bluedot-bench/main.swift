@@ -63,7 +63,7 @@ case "soak":
     }
 default:
     print("usage: bluedot-bench positioning [--observations N] [--targets N] [--anchors N]")
-    print("       bluedot-bench engine [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ] [--rounds N] [--sleep-every N]")
+    print("       bluedot-bench engine [--anchors N] [--tags N] [--seconds S] [--warmup S] [--rate HZ] [--rounds N] [--sleep-every N] [--no-site-evidence]")
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
     print("       bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S]")
     print("       bluedot-bench presence FIXES VENUE [--away-timeout S] [--away-timeout-inside S] [--trace SUFFIX]")

@@ -64,8 +64,9 @@ public struct PositioningEngine: Sendable {
     public init(venue: Venue, configuration: EngineConfiguration = .moving) {
         context = EngineContext(venue: venue, configuration: configuration)
         if let settings = configuration.selfCalibration {
+            // The venue's own uncertainties are learning's priors, whether or not the radius carries them.
             selfCalibration = SelfCalibration(settings: settings, models: context.anchors.models,
-                                              uncertainties: context.anchors.uncertainties, site: venue.model,
+                                              uncertainties: venue.anchors.map(\.uncertainty), site: venue.model,
                                               bounds: venue.bounds)
             pairCalibration = PairCalibration()
         }
