@@ -142,8 +142,10 @@ public struct GatewayApp: Sendable {
             id: "rooms", upstream: spine.source, rooms: venue.rooms.map(RoomOccupancySource.Room.init), clock: clock)
         locationService = LocationService(
             spine: spine, hub: hub, metrics: metrics, clock: clock, logger: logger, outputs: outputs,
-            rooms: rooms, onHousekeeping: { [siteMetrics, campusMetrics, deviceMetrics, gnssMetrics, homeAssistant, learned] in
+            rooms: rooms, onHousekeeping: { [siteMetrics, campusMetrics, deviceMetrics, gnssMetrics, homeAssistant, learned,
+                                              pipeline = spine.beacons?.runner.pipeline, metrics] in
                 learned?.record()
+                if let pipeline { metrics.record(pipeline.siteModelError) }
                 siteMetrics?.record()
                 campusMetrics?.record()
                 deviceMetrics.record()

@@ -146,7 +146,12 @@ final class LogLines: Sendable {
         try await Application(router: GatewayRouter.build(fixture.dependencies())).test(.router) { client in
             try await client.execute(uri: "/api/calibration", method: .get) { #expect($0.status == .notFound) }
         }
+        // What the residuals say of the site, learning or not.
+        let error = try #require(pipeline.siteModelError)
+        fixture.metrics.record(error)
         let text = fixture.metrics.exposition()
+        #expect(text.contains("bluedot_site_model_error{part=\"level\"} \(error.levelDB)"), "\(text)")
+        #expect(text.contains("bluedot_site_model_uncertainty{part=\"exponent\"} \(error.uncertainty.exponentSigma)"))
         #expect(text.contains("bluedot_calibration_measured_power_dbm{anchor=\"a0\"}"))
         #expect(text.contains("bluedot_calibration_updates_total{result=\"accepted\"}"))
     }

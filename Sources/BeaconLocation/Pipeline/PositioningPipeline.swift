@@ -95,6 +95,9 @@ public final class PositioningPipeline: Sendable {
     /// Number of targets the engine is tracking.
     public var liveTargets: Int { state.withLock { $0.engine.liveTargets } }
 
+    /// What the residuals say of the site's model (`PositioningEngine.siteModelError`).
+    public var siteModelError: SiteModelError? { state.withLock { $0.engine.siteModelError } }
+
     /// What the engine's self-calibration learned so far; nil when it is off.
     public var learnedCalibration: LearnedCalibration? { state.withLock { $0.engine.learnedCalibration } }
 

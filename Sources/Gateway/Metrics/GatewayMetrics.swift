@@ -1,3 +1,4 @@
+import Positioning
 import Prometheus
 import Scanner
 
@@ -55,6 +56,24 @@ public final class GatewayMetrics: Sendable {
             ])
         scannerReconnects = r.makeCounter(descriptor: d("scanner_reconnects", "total", "Times the scanner re-opened the controller link."))
         feedSubscribers = r.makeGauge(descriptor: d("feed_subscribers", "", "Open push-feed connections."))
+    }
+
+    /// Sets what the residuals at the fixes say of the site's model against the models in use (`SiteModelError`):
+    /// `bluedot_site_model_error{part="level"}` (dB at 4 m) and `{part="exponent"}`, the posterior means, and
+    /// `bluedot_site_model_uncertainty{part}`, the size of the error the radius carries. Nothing until the first
+    /// fix of an uncalibrated venue; a surveyed venue has none.
+    public func record(_ error: SiteModelError?) {
+        guard let error else { return }
+        let d = Self.descriptor
+        for (part, mean, size) in [("level", error.levelDB, error.uncertainty.levelSigmaDB),
+                                   ("exponent", error.exponent, error.uncertainty.exponentSigma)] {
+            registry.makeGauge(descriptor: d("site_model_error", "",
+                                             "The site's model error against the models in use, from the fixes' residuals (level: dB at 4 m)."),
+                               labels: [("part", part)]).set(mean)
+            registry.makeGauge(descriptor: d("site_model_uncertainty", "",
+                                             "The size of that error the radius carries: sqrt(mean^2 + variance)."),
+                               labels: [("part", part)]).set(size)
+        }
     }
 
     /// A `bluedot_`-prefixed metric name.

@@ -1,3 +1,16 @@
+/// What the residuals at the engine's fixes say of the site's model against the models in use
+/// (`PositioningEngine.siteModelError`; the gateway's `bluedot_site_model_*` metrics).
+public struct SiteModelError: Sendable, Hashable {
+    /// The posterior mean of the site's level error at 4 m, dB: positive, the site is louder than the models say.
+    public var levelDB: Double
+    /// The posterior mean of the site's exponent error.
+    public var exponent: Double
+    /// What the radius carries of each (`√(μ² + V)`): the expected size of the error of the models in use.
+    public var uncertainty: ModelUncertainty
+    /// Ticks behind it since the models last changed.
+    public var ticks: Int
+}
+
 /// What the engine's own fixes say about the shared part of its uncalibrated anchors' model error, with or without
 /// self-calibration (docs/positioning.md, "No survey": "Evidence from the residuals").
 ///
@@ -72,12 +85,19 @@ struct SiteEvidence: Sendable {
         return ((m0, m1), v00, v11)
     }
 
+    /// The estimate under `prior`; nil before the first tick.
+    func error(prior: ModelUncertainty) -> SiteModelError? {
+        guard ticks > 0, !prior.isZero else { return nil }
+        let p = posterior(prior: prior)
+        return SiteModelError(levelDB: p.mean.level, exponent: p.mean.exponent,
+                              uncertainty: ModelUncertainty(levelSigmaDB: (p.mean.level * p.mean.level + p.v00).squareRoot(),
+                                                            exponentSigma: (p.mean.exponent * p.mean.exponent + p.v11).squareRoot()),
+                              ticks: ticks)
+    }
+
     /// The shared uncertainty the radius carries: `prior` until the first tick, then `√(μ² + V)` per part.
     mutating func shared(prior: ModelUncertainty) -> ModelUncertainty {
         self.prior = prior
-        guard ticks > 0, !prior.isZero else { return prior }
-        let p = posterior(prior: prior)
-        return ModelUncertainty(levelSigmaDB: (p.mean.level * p.mean.level + p.v00).squareRoot(),
-                                exponentSigma: (p.mean.exponent * p.mean.exponent + p.v11).squareRoot())
+        return error(prior: prior)?.uncertainty ?? prior
     }
 }

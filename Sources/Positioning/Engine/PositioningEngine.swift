@@ -139,6 +139,14 @@ public struct PositioningEngine: Sendable {
         }
     }
 
+    /// What the residuals at the fixes say of the site's model against the models in use (`SiteEvidence`); nil when
+    /// no anchor's model carries a shared part (a surveyed venue), the radius does not use it, or before a fix.
+    public var siteModelError: SiteModelError? {
+        guard let evidence = context.siteEvidence,
+              let prior = context.anchors.uncertainties.first(where: { !$0.shared.isZero })?.shared else { return nil }
+        return evidence.error(prior: prior)
+    }
+
     /// What self-calibration learned so far, nil when it is off.
     public var learnedCalibration: LearnedCalibration? {
         selfCalibration?.snapshot(anchorIDs: context.anchors.anchors.map(\.id))
