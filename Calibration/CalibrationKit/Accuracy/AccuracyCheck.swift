@@ -110,9 +110,10 @@ public final class AccuracyCheck {
         let others = files.isEmpty ? [] : surveys.files.filter { $0.file != own && !$0.samples.isEmpty }.map(\.samples)
         let parts = surveyUse == .learned && others.isEmpty ? Self.halves(samples) : [samples]
         var fixes: [Location] = []
-        var engine = PositioningEngine(venue: venue, configuration: configuration)
+        // What the last part's engine learned (both halves' traffic, for a set of one survey).
+        var learned: LearnedCalibration?
         for (k, part) in parts.enumerated() where !part.isEmpty {
-            engine = PositioningEngine(venue: venue, configuration: configuration)
+            var engine = PositioningEngine(venue: venue, configuration: configuration)
             let start = part[0].t
             if surveyUse == .learned {
                 let before = parts.count > 1 ? parts.enumerated().filter { $0.offset != k }.map(\.element) : others
@@ -130,6 +131,7 @@ public final class AccuracyCheck {
             engine.finish(into: &partFixes)
             let next = k + 1 < parts.count ? parts[k + 1][0].t : .infinity
             fixes += partFixes.filter { $0.timestamp >= start && $0.timestamp < next }
+            learned = engine.learnedCalibration
         }
         let truth = try TruthReader.read(path: set.truth)
         let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
@@ -141,7 +143,7 @@ public final class AccuracyCheck {
             coverage68: Double(points.filter(\.isCovered).count) / n,
             scoredShare: report.total > 0 ? Double(report.scored) / Double(report.total) : 0,
             truthPoints: report.total, meanRadius: points.map(\.fix.horizontalAccuracyMeters).reduce(0, +) / n)
-        if let learned = engine.learnedCalibration {
+        if let learned {
             // What was learned against what the set's whole survey fits (in-sample: the best a survey can say).
             let surveyed = SurveyCalibration.fit(venue: venue, samples: surveys.files.flatMap(\.samples), field: nil)
             let diff = Self.modelDifference(learned, surveyed.venue)

@@ -36,10 +36,8 @@ struct SiteEvidence: Sendable {
     private var a00 = 0.0, a01 = 0.0, a11 = 0.0, b0 = 0.0, b1 = 0.0
     /// Ticks taken since the last reset.
     private(set) var ticks = 0
-    /// The posterior mean of e under `prior`, kept for the Huber weights of the next tick.
+    /// The posterior mean of e after the last tick, for the Huber weights of the next.
     private var mean = (level: 0.0, exponent: 0.0)
-    /// The prior it was last read against.
-    private var prior = ModelUncertainty.none
 
     init(share: Double) {
         self.share = share
@@ -50,8 +48,9 @@ struct SiteEvidence: Sendable {
         self = SiteEvidence(share: share)
     }
 
-    /// Adds one tick: the measurements of anchors whose model carries a shared part (`shared[k]`), at the fix.
-    mutating func add(_ measurements: [RSSIMeasurement], shared: [Bool], x: Double, y: Double) {
+    /// Adds one tick: the measurements of anchors whose model carries a shared part (`shared[k]`), at the fix, under
+    /// the shared `prior` of the models in use.
+    mutating func add(_ measurements: [RSSIMeasurement], shared: [Bool], x: Double, y: Double, prior: ModelUncertainty) {
         let keep = 1 - 1 / memoryTicks
         a00 *= keep; a01 *= keep; a11 *= keep; b0 *= keep; b1 *= keep
         var any = false
@@ -70,7 +69,7 @@ struct SiteEvidence: Sendable {
         }
         guard any else { return }
         ticks += 1
-        if !prior.isZero { mean = posterior(prior: prior).mean }
+        mean = posterior(prior: prior).mean
     }
 
     /// The posterior of e, `N(μ, V)`, under a prior N(0, diag(σ_P², σ_n²)).
@@ -85,7 +84,7 @@ struct SiteEvidence: Sendable {
         return ((m0, m1), v00, v11)
     }
 
-    /// The estimate under `prior`; nil before the first tick.
+    /// The estimate under `prior`, with what the radius carries; nil before the first tick.
     func error(prior: ModelUncertainty) -> SiteModelError? {
         guard ticks > 0, !prior.isZero else { return nil }
         let p = posterior(prior: prior)
@@ -93,11 +92,5 @@ struct SiteEvidence: Sendable {
                               uncertainty: ModelUncertainty(levelSigmaDB: (p.mean.level * p.mean.level + p.v00).squareRoot(),
                                                             exponentSigma: (p.mean.exponent * p.mean.exponent + p.v11).squareRoot()),
                               ticks: ticks)
-    }
-
-    /// The shared uncertainty the radius carries: `prior` until the first tick, then `√(μ² + V)` per part.
-    mutating func shared(prior: ModelUncertainty) -> ModelUncertainty {
-        self.prior = prior
-        return error(prior: prior)?.uncertainty ?? prior
     }
 }

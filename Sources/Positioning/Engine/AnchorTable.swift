@@ -33,4 +33,7 @@ struct AnchorTable: Sendable {
 
     /// Number of anchors.
     var count: Int { anchors.count }
+
+    /// The shared part of the uncalibrated anchors' uncertainty (one for the site); nil when no anchor has one.
+    var sharedPrior: ModelUncertainty? { uncertainties.first { !$0.shared.isZero }?.shared }
 }

@@ -35,8 +35,8 @@ struct EngineContext: Sendable {
         if !configuration.usesModelUncertainty {
             anchors.uncertainties = anchors.uncertainties.map { _ in .none }
         }
-        if configuration.usesModelUncertainty, configuration.usesSiteEvidence,
-           anchors.uncertainties.contains(where: { !$0.shared.isZero }) {
+        // (Without model uncertainty the anchors carry none, so no shared part either.)
+        if configuration.usesSiteEvidence, anchors.sharedPrior != nil {
             siteEvidence = SiteEvidence(share: (configuration.selfCalibration ?? SelfCalibration.Settings())
                 .effectiveSampleShare)
         }

@@ -125,13 +125,11 @@ public struct PositioningEngine: Sendable {
     private mutating func learn(from s: Int) {
         guard let r = trackers[s]!.record else { return }
         trackers[s]!.record = nil
-        if context.siteEvidence != nil {
+        if context.siteEvidence != nil, let prior = context.anchors.sharedPrior {
             let table = context.anchors.uncertainties
             let shared = r.anchors.map { !table[$0].shared.isZero }
-            context.siteEvidence!.add(r.measurements, shared: shared, x: r.x, y: r.y)
-            if let prior = table.first(where: { !$0.shared.isZero })?.shared {
-                context.evidentShared = context.siteEvidence!.shared(prior: prior)
-            }
+            context.siteEvidence!.add(r.measurements, shared: shared, x: r.x, y: r.y, prior: prior)
+            context.evidentShared = context.siteEvidence!.error(prior: prior)?.uncertainty
         }
         guard selfCalibration != nil else { return }
         if selfCalibration!.add(anchors: r.anchors, measurements: r.measurements, x: r.x, y: r.y, t: r.t) {
@@ -142,9 +140,8 @@ public struct PositioningEngine: Sendable {
     /// What the residuals at the fixes say of the site's model against the models in use (`SiteEvidence`); nil when
     /// no anchor's model carries a shared part (a surveyed venue), the radius does not use it, or before a fix.
     public var siteModelError: SiteModelError? {
-        guard let evidence = context.siteEvidence,
-              let prior = context.anchors.uncertainties.first(where: { !$0.shared.isZero })?.shared else { return nil }
-        return evidence.error(prior: prior)
+        guard let prior = context.anchors.sharedPrior else { return nil }
+        return context.siteEvidence?.error(prior: prior)
     }
 
     /// What self-calibration learned so far, nil when it is off.
