@@ -221,6 +221,13 @@ import Testing
                 let points = try #require(map["points"] as? [[String: Any]])
                 #expect(points.allSatisfy { $0["crlb"] is NSNull }, "no anchors on floor 1")
             }
+            // A floor far outside -999 ... 999 is refused, not converted (schemathesis's -1e300 trapped it).
+            for floor in ["-1e300", "1e300", "1000"] {
+                try await client.execute(uri: "/api/setup/survey", method: .put,
+                                         body: Self.body(#"{"x": 4, "y": 3, "floor": \#(floor)}"#)) {
+                    #expect($0.status == .badRequest, "floor \(floor)")
+                }
+            }
             // Tag mode records a device it hears: tag-1 is not enrolled, so not yet.
             try await client.execute(uri: "/api/setup/survey", method: .put,
                                      body: Self.body(#"{"x": 4, "y": 3, "seconds": 2, "target": "tag-1"}"#)) {

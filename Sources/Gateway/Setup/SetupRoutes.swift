@@ -211,7 +211,9 @@ enum SetupRoutes {
             return GatewayRouter.problem(.badRequest, "x and y: the point's venue coordinates, metres")
         }
         let floor = number("floor") ?? 0
-        guard floor == floor.rounded(), LocationQuery.floors.contains(Int(floor)) else {
+        // Compared as a Double first: Int(-1e300) traps.
+        guard floor == floor.rounded(), Double(LocationQuery.floors.lowerBound) <= floor,
+              floor <= Double(LocationQuery.floors.upperBound) else {
             return GatewayRouter.problem(.badRequest, "floor must be an integer, -999 ... 999")
         }
         let seconds = number("seconds") ?? 10
