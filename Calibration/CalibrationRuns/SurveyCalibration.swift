@@ -25,12 +25,12 @@ public enum SurveyCalibration {
         public var bodyShadow: BodyShadowEstimator.Estimate?
 
         /// Hands what the survey taught to an engine configuration: the target's height, the residual field
-        /// and the body-shadow sigma.
+        /// and the body-shadow sigma (the configuration's own stays when the survey cannot tell).
         /// Every replay of a calibrated venue goes through here, so they all use the survey the same way.
         public func configure(_ configuration: inout EngineConfiguration) {
             configuration.targetHeightMeters = result.targetHeightMeters
             configuration.residualField = residualField
-            configuration.bodyShadowSigmaDB = bodyShadow?.sigmaDB
+            if let bodyShadow { configuration.bodyShadowSigmaDB = bodyShadow.sigmaDB }
         }
     }
 

@@ -121,10 +121,18 @@ private func shadedScan(at x: Double, _ y: Double, venue: Venue, shadowSigmaDB: 
                                    venue: venue) == nil)
     }
 
-    /// `SurveyCalibration` hands the estimate to an engine configuration, and only static scans use it.
+    /// `SurveyCalibration` hands the estimate to an engine configuration, and only static scans use it. With no
+    /// survey, or one that cannot tell, static scans keep the default.
     @Test func calibrationConfiguresStaticScansOnly() {
         var stationary = EngineConfiguration.stationary, moving = EngineConfiguration.moving
         #expect(stationary.usesBodyShadow && !moving.usesBodyShadow)
+        #expect(stationary.bodyShadowSigmaDB == UncalibratedPrior.bodyShadowSigmaDB)
+        let silent = SurveyCalibration.Outcome(
+            venue: venue, result: PathLossCalibrator().fit(survey(shadowSigmaDB: 3, scans: 60, seed: 4), venue: venue),
+            reports: [], withoutTruth: 0, residualField: nil, bodyShadow: nil)
+        var kept = stationary
+        silent.configure(&kept)
+        #expect(kept.bodyShadowSigmaDB == UncalibratedPrior.bodyShadowSigmaDB)
         let outcome = SurveyCalibration.Outcome(
             venue: venue, result: PathLossCalibrator().fit(survey(shadowSigmaDB: 3, scans: 60, seed: 4), venue: venue),
             reports: [], withoutTruth: 0, residualField: nil,

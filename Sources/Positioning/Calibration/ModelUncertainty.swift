@@ -79,4 +79,9 @@ public enum UncalibratedPrior {
     /// the shadowing sigma of a venue that states none (`PathLossModel.uncalibrated`). The 4 dB it was before made
     /// an uncalibrated radius too sure of itself (docs/positioning.md, "No survey").
     public static let shadowingSigmaDB = 5.4
+    /// Each component of the body-shadow term of a carried device's static scan, when no survey measured it
+    /// (`EngineConfiguration.stationary`; `BodyShadowEstimator` on a survey replaces it), dB: the mean of what UJI's
+    /// surveys give at its three transmit powers (2.92, 2.68, 2.60), the only set of carried static scans. Without
+    /// it a scan of many beacons was too sure of itself (docs/positioning.md, "No survey").
+    public static let bodyShadowSigmaDB = 2.7
 }

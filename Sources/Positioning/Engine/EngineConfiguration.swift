@@ -61,8 +61,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     public var commonOffsetSigmaDB: Double?
     /// Prior sigma of each component of a body-shadow term `a cos φ + b sin φ` per fix, dB (a carried device is
     /// louder toward the anchors its carrier faces; φ the bearing to the anchor), from the survey
-    /// (`SurveyCalibration.Outcome.bodyShadow`); nil: none. The grid posterior integrates the term out, and
-    /// its variance leaves each measurement's sigma (the calibration's residual held it).
+    /// (`SurveyCalibration.Outcome.bodyShadow`), or `UncalibratedPrior.bodyShadowSigmaDB` in `stationary` when no
+    /// survey measured it; nil: none. The grid posterior integrates the term out, and its variance leaves each
+    /// measurement's sigma (the calibration's residual held it).
     public var bodyShadowSigmaDB: Double?
     /// Whether the engine applies `bodyShadowSigmaDB`: in the grid posterior of static scans, where the
     /// carrier's heading is fixed for the scan; a walker's heading changes and the trilateration has no term.
@@ -182,6 +183,7 @@ public struct EngineConfiguration: Sendable, Hashable {
         c.reportsMotion = false
         c.usesResidualField = false
         c.usesBodyShadow = true
+        c.bodyShadowSigmaDB = UncalibratedPrior.bodyShadowSigmaDB
         return c
     }
 }
