@@ -107,7 +107,9 @@ public struct EngineConfiguration: Sendable, Hashable {
     /// heard again within it resumes in that room, under the rooms' hysteresis, instead of starting afresh from its
     /// first vague fix. An hour covers the quiet spells of an idle phone (`PresenceRule`'s sources: up to 20 min).
     public var roomMemorySeconds: Double = 3600
-    /// Multiplier on the filter's 68% radius (model error the filter does not see).
+    /// Multiplier k on the filter's part of the 68% radius (model error the filter does not see: shadowing
+    /// correlated in space and time). The radius is that of `k² P + M`: the filter's covariance P, and the anchors'
+    /// stated model errors M (`ModelErrorPropagation`) unscaled, since M is model error already counted.
     public var radiusScale: Double = 1.3
     /// Added in quadrature to the radius, metres.
     public var radiusFloorMeters: Double = 0.5

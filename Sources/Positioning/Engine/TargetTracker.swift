@@ -244,8 +244,8 @@ struct TargetTracker {
         let c = context.configuration
         // The filter's covariance and the anchors' model errors, which the filter cannot average away.
         let m = modelCovariance
-        let r = AccuracyRadius.radius68(sxx: k.P[0, 0] + m.sxx, sxy: k.P[0, 1] + m.sxy, syy: k.P[1, 1] + m.syy)
-            * c.radiusScale
+        let s2 = c.radiusScale * c.radiusScale
+        let r = AccuracyRadius.radius68(sxx: s2 * k.P[0, 0] + m.sxx, sxy: s2 * k.P[0, 1] + m.sxy, syy: s2 * k.P[1, 1] + m.syy)
         let scale = context.radiusCalibration?.scale(anchors: heard) ?? 1
         let radius = (r * r + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot() * scale
         let own = AccuracyRadius.radius68(k.P) * c.radiusScale
