@@ -58,6 +58,24 @@ import Testing
         #expect((with.coverage68 ?? 0) >= 0.6, "coverage with the prior \(with.coverage68 ?? .nan)")
     }
 
+    /// `radiusScale` stands for the model error the filter does not see: it scales the filter's part of the radius
+    /// and not the model errors the prior states, which are that error, counted.
+    @Test func theRadiusScaleLeavesTheStatedModelErrorsAlone() {
+        let walk = simulatedWalk(seconds: 120, venue: Self.world(), seed: 72)
+        func radii(prior: Bool, scale: Double) -> [Double] {
+            var c = Self.configuration(learning: false, prior: prior)
+            c.radiusScale = scale
+            c.radiusFloorMeters = 0
+            return Self.run(walk.observations, configuration: c).fixes.map(\.horizontalAccuracyMeters)
+        }
+        let filterOnly = zip(radii(prior: false, scale: 2), radii(prior: false, scale: 1)).map { $0 / $1 }
+        #expect(!filterOnly.isEmpty && filterOnly.allSatisfy { abs($0 - 2) < 1e-9 })
+        let withPrior = zip(radii(prior: true, scale: 2), radii(prior: true, scale: 1)).map { $0 / $1 }
+        #expect(withPrior.count == filterOnly.count && withPrior.allSatisfy { $0 > 1 && $0 < 2 + 1e-9 })
+        let mean = withPrior.reduce(0, +) / Double(withPrior.count)
+        #expect(mean < 1.9, "mean ratio \(mean)")
+    }
+
     /// The shared part of the model error moves a fix at the centre of a ring of anchors nowhere (every anchor
     /// errs alike and pulls alike), and one near the ring's edge far; the anchors' own parts move both.
     @Test func aSharedErrorMattersAwayFromTheCentre() {

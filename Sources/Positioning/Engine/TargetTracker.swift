@@ -242,10 +242,12 @@ struct TargetTracker {
     private mutating func fix(_ k: ConstantVelocityKalman, at g: Double, heard: Int, position: (x: Double, y: Double),
                               context: EngineContext) -> Location {
         let c = context.configuration
-        // The filter's covariance and the anchors' model errors, which the filter cannot average away.
+        // The filter's covariance, scaled for the model error it does not see, and the anchors' stated model errors,
+        // which it cannot average away (not scaled: they are model error, counted).
         let m = modelCovariance
         let s2 = c.radiusScale * c.radiusScale
-        let r = AccuracyRadius.radius68(sxx: s2 * k.P[0, 0] + m.sxx, sxy: s2 * k.P[0, 1] + m.sxy, syy: s2 * k.P[1, 1] + m.syy)
+        let r = AccuracyRadius.radius68(sxx: s2 * k.P[0, 0] + m.sxx, sxy: s2 * k.P[0, 1] + m.sxy,
+                                        syy: s2 * k.P[1, 1] + m.syy)
         let scale = context.radiusCalibration?.scale(anchors: heard) ?? 1
         let radius = (r * r + c.radiusFloorMeters * c.radiusFloorMeters).squareRoot() * scale
         let own = AccuracyRadius.radius68(k.P) * c.radiusScale
