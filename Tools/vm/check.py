@@ -140,29 +140,38 @@ class KernelPathTests(unittest.TestCase):
         self.assertNotIn(EXTENDED_PDU_BEACON, {line["address"] for line in lines}, "a legacy scan heard extended PDUs")
 
     def test_a_scan_turned_off_by_another_program_resumes(self):
-        """hcitool's LE Set Scan Enable = 0 while BlueDot scans: the controller took it (a silence of over 0.9 s),
-        BlueDot logged it, and sightings resumed within 10 s (issue 45's target)."""
+        """hcitool's LE Set Scan Enable = 0 while BlueDot scans: the controller took it (its reply to hcitool, or a
+        silence of over 0.9 s), BlueDot logged it and set the scan up again, and sightings never stopped for 10 s
+        (issue 45's target)."""
         self.assertIn(exit_code("disabled-elsewhere"), (0, 143), read("disabled-elsewhere", "err"))
-        # hcitool prints the first event it reads after its command, which may be an advertising report that came
-        # first (it was, once): the silence below, not hcitool's output, shows that the disable was taken.
         disabled = float(read("disabled-elsewhere", "time"))
         lines = sightings("disabled-elsewhere")
         self.assertTrue([line for line in lines if line["t"] < disabled], "nothing heard before the disable")
         # hcitool takes a moment to start after `disabled` was read: the deaf span is the longest silence between
-        # two sightings from then on (the beacons advertise every 100-200 ms), and BlueDot waits 1 s before it sets
-        # the scan up again, so a span of less than that would mean the disable never took.
+        # two sightings from then on (the beacons advertise every 100-200 ms). BlueDot waits 1 s before it sets
+        # the scan up again, so a span of over 0.9 s shows that the controller took the disable.
         times = sorted(line["t"] for line in lines if line["t"] >= disabled)
         self.assertGreater(len(times), 10, "too few sightings after another program disabled the scan")
         gap, resumed = max((b - a, b) for a, b in zip(times, times[1:]))
         print(f"vm: a scan disabled by hcitool was deaf {gap:.1f} s; {sum(t >= resumed for t in times)} sightings "
               "after it resumed", file=sys.stderr)
-        # When it fails, what hcitool read back and what BlueDot logged say which side missed it (it failed once in
-        # CI with a 0.1 s gap, and passed when run again).
-        self.assertGreater(gap, 0.9, "no silence: the disable did not take; hcitool printed:\n"
-                           + read("disabled-elsewhere", "hcitool") + "BlueDot logged:\n"
-                           + read("disabled-elsewhere", "err"))
+        # hcitool prints the first event it reads after its command. That is the controller's Command Complete for
+        # LE Set Scan Enable (opcode 0x200C, little-endian 0C 20) with status 0 when it came first: proof that the
+        # controller took the disable. Otherwise an advertising report came first (it did, once), and only the
+        # silence shows it. The silence alone is not enough: twice in CI (which builds the packages beside the VM)
+        # the controller replied status 0 and BlueDot logged the change and set the scan up again a second later,
+        # yet sightings never paused (deaf 0.1 s; 1.1 s when the VM ran alone). The likely reason, not measured: a
+        # slow guest's controller falls a second behind and takes hcitool's disable and BlueDot's enable one after
+        # the other.
+        printed = read("disabled-elsewhere", "hcitool")
+        replied = re.search(r"HCI Event: 0x0e plen 4\s+[0-9A-Fa-f]{2} 0C 20 00\b", printed) is not None
+        log = read("disabled-elsewhere", "err")
+        self.assertTrue(replied or gap > 0.9, "no proof that the disable took: no silence, and hcitool printed:\n"
+                        + printed + "BlueDot logged:\n" + log)
         self.assertLess(gap, 10)
-        self.assertIn("another program changed the scan", read("disabled-elsewhere", "err"))
+        changed = log.find("another program changed the scan")
+        self.assertGreaterEqual(changed, 0, log)
+        self.assertIn("[Scanner] scanning", log[changed:], "BlueDot did not set the scan up again")
 
     def test_a_long_scan_keeps_hearing_through_every_fault(self):
         """One `bluedot scan --hci F0:F1:F2:F3:F4:F5` (by address) through Tools/vm/keep.sh's faults: the scan
