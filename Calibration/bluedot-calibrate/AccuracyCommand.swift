@@ -1,6 +1,7 @@
 import ArgumentParser
 import CalibrationKit
 import Foundation
+import Positioning
 
 /// `bluedot-calibrate accuracy`: replays the scenario's test sets and compares with the checked-in baseline.
 struct AccuracyCommand: ParsableCommand {
@@ -47,6 +48,12 @@ struct AccuracyCommand: ParsableCommand {
     @Flag(help: "The engine's radius without the anchors' model uncertainty (as before the prior).")
     var noModelUncertainty = false
 
+    @Flag(help: """
+        With the survey: the engine applies no site bias field (the survey's place-dependent departures from the \
+        log-distance models), its plain models only.
+        """)
+    var noResidualField = false
+
     @Flag(help: "Write the current figures as the new baseline instead of comparing.")
     var writeBaseline = false
 
@@ -55,8 +62,21 @@ struct AccuracyCommand: ParsableCommand {
         valueName: "file"))
     var roomsFiles: [String] = []
 
-    @Option(help: "Write each held-out run's scored fixes as CSV into this folder (for Tools/analysis).")
+    @Option(help: """
+        Write each held-out run's scored fixes (with no survey: each set's) as CSV into this folder (for \
+        Tools/analysis).
+        """)
     var scores: String?
+
+    @Flag(help: """
+        Also print 90% intervals of each set's median and coverage68 (a block bootstrap: 10 s of a moving target, \
+        a surveyed point of static scans); with --survey none or learned, also the ratio of the median to the \
+        held-out run's, paired on the same blocks.
+        """)
+    var intervals = false
+
+    @Option(help: "With --intervals: seconds of a moving target's truth per block.")
+    var blockSeconds = BlockBootstrap.Defaults.blockSeconds
 
     @Flag(help: "Also score each fold of a set of several (WUT's runs) on its own.")
     var perFold = false
@@ -86,6 +106,9 @@ struct AccuracyCommand: ParsableCommand {
     var wallTemper: Double?
 
     func run() throws {
+        guard blockSeconds > 0, blockSeconds.isFinite else {
+            throw ValidationError("--block-seconds: expected a positive number of seconds")
+        }
         let dataFolder = data ?? (Self.packageRoot as NSString).appendingPathComponent("../shared/data")
         let scenarioPath = scenario ?? (dataFolder as NSString).appendingPathComponent("sets.json")
         guard let use = AccuracyCheck.SurveyUse(rawValue: survey) else {
@@ -112,20 +135,30 @@ struct AccuracyCommand: ParsableCommand {
         check.roomsFiles = roomsFiles
         check.calibrator.fitsWallLoss = fitWalls
         check.scoresDirectory = scores
-        let (walls, particles, temper, wallLoss) = (walls, wallParticles, wallTemper, wallLoss)
+        let (walls, particles, temper, wallLoss, noResidualField) = (walls, wallParticles, wallTemper, wallLoss,
+                                                                     noResidualField)
         check.overrides = { c in
             c.usesWalls = walls
             if let wallLoss { c.wallLossDB = wallLoss }
             if let particles { c.wallParticles = particles }
             if let temper { c.wallLikelihoodTemper = temper }
+            if noResidualField { c.usesResidualField = false }
         }
         if let stored, stored.protocolNote != use.protocolNote {
             throw ValidationError("baseline was made with \"\(stored.protocolNote)\", this run is \"\(use.protocolNote)\"")
         }
+        // With intervals and no survey, the held-out run the medians are compared with, on the same blocks.
+        let surveyed: AccuracyCheck? = intervals && use != .heldOut ? AccuracyCheck() : nil
+        if let surveyed {
+            surveyed.usesModelUncertainty = !noModelUncertainty
+            surveyed.roomsFiles = roomsFiles
+            surveyed.calibrator.fitsWallLoss = fitWalls
+            surveyed.overrides = check.overrides
+        }
         var results: [AccuracyBaseline.SetResult] = []
         print("set                         median    p90  cov68 radius   (engine's own: cov68 radius)  scored  folds")
         for set in sets {
-            let r = try check.run(set)
+            let (r, points, scoring) = try check.runScored(set)
             results.append(r)
             print(String(format: "%@ %6.2f %6.2f  %5.3f %6.2f   %5.3f %6.2f  %5.3f  %d %@",
                          set.name.padding(toLength: 26, withPad: " ", startingAt: 0), r.median, r.p90, r.coverage68,
@@ -134,6 +167,14 @@ struct AccuracyCommand: ParsableCommand {
             if let level = r.learnedLevelRMS, let exponent = r.learnedExponentRMS {
                 print(String(format: "  learned against the survey's fit: level %.2f dB rms, exponent %.3f rms, %d updates",
                              level, exponent, r.learnedUpdates ?? 0))
+                if let seconds = r.scoredSeconds {
+                    print(r.learnedFirstUpdateSeconds.map {
+                        String(format: "  first update during the scored traffic: %.0f s into its %.0f s", $0, seconds)
+                    } ?? String(format: "  no update during the scored traffic (%.0f s)", seconds))
+                }
+            }
+            if intervals {
+                try printIntervals(points, scoring: scoring, against: surveyed.map { try $0.runScored(set).points })
             }
             func show(_ parts: [AccuracyCheck.FoldResult], _ label: (Int) -> String) {
                 for f in parts {
@@ -153,6 +194,10 @@ struct AccuracyCommand: ParsableCommand {
                 show(try check.split(set, after: splitAfter)) { $0 == 1 ? "first \(Int(splitAfter)) s" : "after" }
             }
         }
+        if intervals {
+            print("intervals: 90%, block bootstrap (\(blockSeconds) s of a moving target, a "
+                  + "surveyed point of static scans), \(BlockBootstrap.Defaults.resamples) resamples")
+        }
         if writeBaseline {
             let new = AccuracyBaseline(protocolNote: use.protocolNote, sets: results)
             try new.json().write(toFile: baselinePath, atomically: true, encoding: .utf8)
@@ -165,5 +210,32 @@ struct AccuracyCommand: ParsableCommand {
         for f in failures { FileHandle.standardError.write(Data("FAIL \(f)\n".utf8)) }
         guard failures.isEmpty else { throw ExitCode.failure }
         print("accuracy: \(results.count) sets within tolerance of the baseline")
+    }
+
+    /// One set's intervals: its median and coverage68, and the median's ratio to the held-out run's on the same
+    /// truth points when there is one.
+    private func printIntervals(_ points: [ScoredPoint], scoring: ScoringProtocol, against heldOut: [ScoredPoint]?) {
+        func text(_ i: BlockBootstrap.Interval?, _ format: String) -> String {
+            guard let i else { return "n/a" }
+            return String(format: format + "-" + format, i.low, i.high)
+        }
+        let b = blockSeconds
+        let median = BlockBootstrap.interval([points], scoring: scoring, blockSeconds: b) {
+            BlockBootstrap.median($0[0])
+        }
+        let coverage = BlockBootstrap.interval([points], scoring: scoring, blockSeconds: b) {
+            BlockBootstrap.coverage($0[0])
+        }
+        var line = "  90% intervals: median \(text(median, "%.2f")) m, cov68 \(text(coverage, "%.2f"))"
+        if let heldOut, let mine = BlockBootstrap.median(points), let theirs = BlockBootstrap.median(heldOut) {
+            let ratio = BlockBootstrap.interval([points, heldOut], scoring: scoring, blockSeconds: b) { runs in
+                guard let mine = BlockBootstrap.median(runs[0]), let theirs = BlockBootstrap.median(runs[1]),
+                      theirs > 0 else { return nil }
+                return mine / theirs - 1
+            }
+            line += String(format: "; median against held-out %+.0f%%", (mine / theirs - 1) * 100)
+            if let ratio { line += String(format: " (%+.0f%% to %+.0f%%)", ratio.low * 100, ratio.high * 100) }
+        }
+        print(line)
     }
 }

@@ -26,15 +26,31 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
+    @Flag(help: """
+        Also give 90% intervals of median, p90 and coverage68: a block bootstrap over the scored points (blocks of \
+        --block-seconds of a moving target's truth, or a surveyed point of static scans; docs/evaluation.md).
+        """)
+    var intervals = false
+
+    @Option(help: "With --intervals: seconds of a moving target's truth per block.")
+    var blockSeconds = BlockBootstrap.Defaults.blockSeconds
+
     func run() throws {
         let fixes = try LocationReader.read(path: locations)
         let points = try TruthReader.read(path: truth)
         guard !points.isEmpty else { throw ValidationError("\(truth): no truth points") }
+        guard blockSeconds > 0, blockSeconds.isFinite else {
+            throw ValidationError("--block-seconds: expected a positive number of seconds")
+        }
         let report = Evaluator.evaluate(fixes: fixes, truth: points, scoring: stationary ? .stationary : .movingDefault)
+        let spans = intervals ? BlockBootstrap.intervals(of: report, blockSeconds: blockSeconds) : nil
         if json {
-            print(report.json)
+            print(spans.map { report.json(intervals: $0) } ?? report.json)
         } else {
             print(report.text, terminator: "")
+            if let spans, report.scored > 0 {
+                print(report.intervalsText(spans, blockSeconds: blockSeconds), terminator: "")
+            }
         }
     }
 }

@@ -116,5 +116,31 @@ struct NoSurveyAccuracyTests {
             #expect(b.median < 0.9 * a.median, "\(name): learned \(b.median) m against \(a.median) m")
             #expect(b.learnedUpdates ?? 0 >= 1, "\(name)")
         }
+        // BOUN's other three tracks are too little traffic for an update before the scored track: its first comes
+        // during it (README, "Without a survey").
+        for name in ["straight_01", "straight_02", "straight_03", "rectangular_with_rotation"] {
+            let r = try #require(learned[name])
+            let first = try #require(r.learnedFirstUpdateSeconds, "\(name)"), length = try #require(r.scoredSeconds)
+            #expect(first > 0 && first < length, "\(name): \(first) s of \(length) s")
+        }
+    }
+
+    /// Until learning's first update, a learning replay's fixes are those of the venue as given, fix for fix.
+    @Test func learningChangesNoFixBeforeItsFirstUpdate() throws {
+        let scenario = try AccuracyScenario(path: CalibrationFixture.dataDirectory + "/sets.json")
+        let set = try #require(scenario.sets.first { $0.name == "straight_01" })
+        let check = AccuracyCheck()
+        check.surveyUse = .none
+        let none = try check.runScored(set).points
+        check.surveyUse = .learned
+        let (result, learned, _) = try check.runScored(set)
+        let first = try #require(result.learnedFirstUpdateSeconds)
+        let start = try #require(learned.map(\.truth.t).min())
+        #expect(none.count == learned.count)
+        let before = zip(none, learned).filter { $0.1.truth.t < start + first }
+        #expect(before.count > 100)
+        #expect(before.allSatisfy { $0.0.errorMeters == $0.1.errorMeters })
+        // And after it, they differ.
+        #expect(zip(none, learned).contains { a, b in b.truth.t > start + first + 5 && a.errorMeters != b.errorMeters })
     }
 }

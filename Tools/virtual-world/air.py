@@ -75,13 +75,19 @@ async def _refresh_tlm(beacon: config.Beacon, advertising_set) -> None:
 class _VhciSink:
     """Writes the controller's packets to /dev/vhci. While the kernel holds the adapter down (`hciconfig hci0 down`,
     rfkill, bluetoothd powering it off) it refuses them with ENXIO; they are dropped, as a powered-off radio's would
-    be, instead of ending the transport, whose close would make the kernel delete the adapter (issue 45)."""
+    be, instead of ending the transport, whose close would make the kernel delete the adapter (issue 45). After the
+    transport's close, what the controller and its beacons still send is dropped too: writes to the closed descriptor
+    would each raise EBADF into the event loop's log, and a world flooded with them took over 30 s to exit."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self.dropped = 0
+        self.closed = False
 
     def on_packet(self, packet: bytes) -> None:
+        if self.closed:
+            self.dropped += 1
+            return
         try:
             os.write(self.fd, packet)
         except OSError as error:
@@ -110,6 +116,7 @@ async def open_vhci(path: str) -> Transport:
 
     class VhciTransport(Transport):
         async def close(self) -> None:
+            sink.closed = True
             read_pipe.close()
             device.close()
 

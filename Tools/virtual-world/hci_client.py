@@ -24,6 +24,16 @@ LE_SET_EXT_SCAN_ENABLE = command(0x2042, bytes([0x01, 0x00]) + struct.pack("<HH"
 LEGACY_SCAN = (RESET, SET_EVENT_MASK, LE_SET_SCAN_PARAMETERS, LE_SET_SCAN_ENABLE)
 
 
+def split_events(buffer: bytes) -> tuple[list[hci.HCI_Event], bytes]:
+    """The whole H4 events at the front of `buffer` (indicator 0x04, code, length, parameters), and the rest."""
+    events = []
+    while len(buffer) >= 3 and len(buffer) >= 3 + buffer[2]:
+        size = 3 + buffer[2]
+        events.append(hci.HCI_Packet.from_bytes(buffer[:size]))
+        buffer = buffer[size:]
+    return events, buffer
+
+
 class H4Client:
     """One TCP connection to a controller; `events` frames what comes back (indicator 0x04, code, length)."""
 
@@ -48,11 +58,8 @@ class H4Client:
             if not chunk:
                 break
             arrived = time.time()
-            self.buffer += chunk
-            while len(self.buffer) >= 3 and len(self.buffer) >= 3 + self.buffer[2]:
-                size = 3 + self.buffer[2]
-                out.append((arrived, hci.HCI_Packet.from_bytes(self.buffer[:size])))
-                self.buffer = self.buffer[size:]
+            events, self.buffer = split_events(self.buffer + chunk)
+            out += [(arrived, event) for event in events]
         return out
 
     def events(self, duration_s: float) -> list[hci.HCI_Event]:

@@ -382,10 +382,14 @@ def figures(days: dict[str, list[Span]], fixes: dict[str, list[dict]], origin: f
             if span.kind == "out" and begin <= span.t0 < until:
                 after = [event for event in events if span.t0 <= event[0] < span.t1 + 1]
                 decided, heard, arrived = after[0] if after else (None, None, None)
+                # The walk's last current fixes, from 20 s before the door to 60 s after: what the exit rule saw.
+                trail = [f for f in located if not f.get("lastKnown", False) and span.t0 - 20 <= f["day"] <= span.t0 + 60]
                 departures.append({
                     "person": person, "left": span.t0, "notHomeAfter": None if decided is None else decided - span.t0,
                     "lastHeardAfter": None if heard is None else heard - span.t0,
-                    "arrivedAfter": None if arrived is None else arrived - span.t0})
+                    "arrivedAfter": None if arrived is None else arrived - span.t0,
+                    "lastFixes": [{"at": clock_text(f["day"]), **{key: f.get(key) for key in TRAIL_FIELDS}}
+                                  for f in trail[-8:]]})
         # Rooms: changes while still, and accuracy while moving and while still.
         mine_changes = 0
         last_room = first = object()  # no fix yet (a room of None is a fix in no room)
@@ -419,6 +423,9 @@ def figures(days: dict[str, list[Span]], fixes: dict[str, list[dict]], origin: f
         "roomAccuracyStill": still_right / still_all if still_all else None, "stillFixes": still_all,
         "people": per_person,
     }
+
+
+TRAIL_FIELDS = ("x", "y", "room", "roomProbability", "horizontalAccuracy", "speed", "course")
 
 
 def clock_text(t: float) -> str:
@@ -575,10 +582,18 @@ def report(r: dict) -> str:
         "never" if d["notHomeAfter"] is None else
         f"{d['notHomeAfter']:.0f} s (last heard {d['lastHeardAfter']:+.0f} s, arrived {d['arrivedAfter']:.0f} s)")
         for d in r["departures"])
+    # A departure never read: the fixes the exit rule had, for the log (a CI run keeps no files).
+    def number(value, digits: int) -> str:
+        return "-" if value is None else f"{value:.{digits}f}"
+    missed = [f"  {d['person']} left at {d['left']} and never read not_home; the last fixes around it: " + "; ".join(
+        f"{f['at']} ({number(f['x'], 1)}, {number(f['y'], 1)}) {f['room']} {number(f['roomProbability'], 2)}, "
+        f"radius {number(f['horizontalAccuracy'], 1)} m, {number(f['speed'], 2)} m/s, course {number(f['course'], 0)}"
+        for f in d["lastFixes"]) for d in r["departures"] if d["notHomeAfter"] is None]
     return "\n".join([
         f"household day {r['from']}-{r['to']} at {r['rate']:g}x (seed {r['seed']}):",
         f"  false not_home events: {r['falseNotHome']} {r['falseNotHomeAt'] or ''}".rstrip(),
         f"  door to not_home: {delays or 'no departures'}",
+        *missed,
         f"  room changes per stationary hour: "
         + ("-" if r["stillChangesPerHour"] is None else f"{r['stillChangesPerHour']:.2f}")
         + f" over {r['stillHours']:.1f} h",

@@ -124,13 +124,18 @@ class ScannerController(Controller):
         self.stuck = True
         print("world: the scanner's controller is stuck until a Reset", file=sys.stderr, flush=True)
 
-    def on_hci_reset_command(self, command: hci.HCI_Reset_Command) -> hci.HCI_StatusReturnParameters:
+    def quiesce(self) -> None:
+        """Scanning and advertising stop and the masks return to their defaults: a Reset's work, and what an
+        unplugged controller does (world.py's SIGUSR2)."""
         self.stuck = False
         self._reset_scan_state()
         for advertising_set in self.advertising_sets.values():
             advertising_set.stop()
         self.advertising_sets.clear()
         self.le_legacy_advertiser.stop()
+
+    def on_hci_reset_command(self, command: hci.HCI_Reset_Command) -> hci.HCI_StatusReturnParameters:
+        self.quiesce()
         return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
 
     def on_hci_set_event_mask_command(self, command: hci.HCI_Set_Event_Mask_Command):

@@ -76,6 +76,27 @@ class FigureTests(unittest.TestCase):
         self.assertEqual(result["people"]["alice"]["stillChanges"], 2, "bedroom-1 -> none -> bedroom-1")
         self.assertEqual(h.check(result, rooms=False)[0][:22], "1 false not_home event")
 
+    def test_a_departure_never_read_prints_the_fixes_around_it(self) -> None:
+        days = {person: h.day_of(person) for person in h.PEOPLE}
+        bob = h.target_of("bob")
+        leave = next(s for s in days["bob"] if s.kind == "out").t0
+        fixes = {bob: [
+            {"t": 1000.0 + leave - 30, "target": bob, "room": "kitchen", "x": 9.1, "y": 2.7, "arrived": leave - 30},
+            {"t": 1000.0 + leave - 3, "target": bob, "room": "living", "roomProbability": 0.56, "x": 2.5, "y": 3.8,
+             "horizontalAccuracy": 1.96, "speed": 0.18, "arrived": leave - 3},
+            {"t": 1000.0 + leave + 30, "target": bob, "room": "living", "x": 2.5, "y": 3.8, "lastKnown": True,
+             "arrived": leave + 30}]}
+        result = h.figures(days, fixes, 1000.0, 0.0, 86400.0)
+        bobs = [d for d in result["departures"] if d["person"] == "bob"]
+        self.assertIsNone(bobs[0]["notHomeAfter"])
+        self.assertEqual([f["room"] for f in bobs[0]["lastFixes"]], ["living"],
+                         "only current fixes from 20 s before the door")
+        self.assertIn("departures never read not_home", " ".join(h.check(result, rooms=False)))
+        text = h.report({**result, "from": "00:00", "to": "24:00", "rate": 60, "seed": 1, "quietSpans": {},
+                         "longestQuietMin": 0, "reports": {}})
+        self.assertIn("bob left at " + h.clock_text(leave) + " and never read not_home; the last fixes around it: "
+                      + h.clock_text(leave - 3) + " (2.5, 3.8) living 0.56, radius 2.0 m, 0.18 m/s, course -", text)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -7,16 +7,19 @@ import json
 import math
 import os
 import select
+import signal
 import subprocess
 import sys
 import tempfile
+import time
+import tty
 import unittest
 
 from bumble import hci
 
 from hci_client import (
     LE_SET_EVENT_MASK_ALL, LE_SET_EXT_SCAN_ENABLE, LE_SET_EXT_SCAN_PARAMETERS, LE_SET_SCAN_ENABLE,
-    LE_SET_SCAN_PARAMETERS, RESET, SET_EVENT_MASK, H4Client, command,
+    LE_SET_SCAN_PARAMETERS, LEGACY_SCAN, RESET, SET_EVENT_MASK, H4Client, command, split_events,
 )
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,13 +52,18 @@ class World:
     def close(self) -> None:
         if hasattr(self, "client"):
             self.client.close()
-        self.process.terminate()
-        self.process.stdout.close()
-        try:
-            self.process.wait(timeout=TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop(self.process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """SIGTERM, up to TIMEOUT_S to exit, then SIGKILL."""
+    process.terminate()
+    process.stdout.close()
+    try:
+        process.wait(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def expected_rssi(measured: float, n: float, position, receiver=(0.0, 0.0, 1.0)) -> int:
@@ -159,6 +167,104 @@ class WorldTests(unittest.TestCase):
         self.assertEqual(complete[0].return_parameters.status, hci.HCI_ErrorCode.UNKNOWN_HCI_COMMAND_ERROR)
         features = int.from_bytes(complete[1].return_parameters.le_features, "little")
         self.assertEqual(features & hci.LeFeatureMask.LE_EXTENDED_ADVERTISING, 0)
+
+
+class PtyKernel:
+    """The kernel's side of /dev/vhci, played on a pty's master while world.py holds the replica as its "vhci"
+    device: the vendor packet that asks for an adapter, then H4 commands out and events back."""
+
+    VENDOR_PACKET = bytes([0xFF, 0x00])  # create a primary adapter
+
+    def __init__(self) -> None:
+        self.master, self.replica = os.openpty()
+        tty.setraw(self.replica)  # H4 bytes through unchanged; held open so the raw mode outlives world.py's close
+        self.path = os.ttyname(self.replica)
+        self.buffer = b""
+
+    def read_until(self, predicate, what: str) -> None:
+        deadline = time.monotonic() + TIMEOUT_S
+        while not predicate(self.buffer):
+            ready, _, _ = select.select([self.master], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise TimeoutError(f"no {what} on the pty within {TIMEOUT_S} s (read {self.buffer.hex()})")
+            self.buffer += os.read(self.master, 4096)
+
+    def expect_vendor_packet(self) -> None:
+        self.read_until(lambda b: b.startswith(self.VENDOR_PACKET), "vendor packet")
+        self.buffer = self.buffer[len(self.VENDOR_PACKET):]
+
+    def events(self, duration_s: float) -> list[hci.HCI_Event]:
+        deadline = time.monotonic() + duration_s
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                self.buffer += os.read(self.master, 4096)
+        events, self.buffer = split_events(self.buffer)
+        return events
+
+    def close(self) -> None:
+        os.close(self.master)
+        os.close(self.replica)
+
+
+class VhciPlugTests(unittest.TestCase):
+    """world.py --vhci on SIGUSR2: the controller unplugged (its device closed) and a new one plugged in, as
+    Tools/vm/keep.sh replugs the kernel's adapter without starting a new world."""
+
+    def setUp(self) -> None:
+        self.kernel = PtyKernel()
+        self.addCleanup(self.kernel.close)
+
+    def start(self, *extra: str) -> subprocess.Popen:
+        process = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "world.py"), "--config", CONFIG, "--vhci", self.kernel.path, *extra],
+            stdout=subprocess.PIPE, text=True,
+        )
+        self.addCleanup(stop, process)
+        return process
+
+    def line(self, process: subprocess.Popen) -> dict:
+        ready, _, _ = select.select([process.stdout], [], [], TIMEOUT_S)
+        self.assertTrue(ready, "world.py printed nothing")
+        return json.loads(process.stdout.readline())
+
+    def command_completes(self, opcode: int) -> list[hci.HCI_Event]:
+        events = self.kernel.events(1.0)
+        completes = [e for e in events if isinstance(e, hci.HCI_Command_Complete_Event)]
+        self.assertIn(opcode, [e.command_opcode for e in completes], "no Command Complete for the command")
+        return events
+
+    def test_sigusr2_unplugs_and_plugs_a_new_controller_in_its_reset_state(self) -> None:
+        world = self.start()
+        self.kernel.expect_vendor_packet()
+        self.assertEqual(self.line(world)["plugged"], True)
+        os.write(self.kernel.master, b"".join(LEGACY_SCAN))
+        events = self.command_completes(0x200C)
+        self.assertTrue(reports(events + self.kernel.events(1.0), hci.HCI_LE_Advertising_Report_Event),
+                        "the first controller's scan reported nothing")
+
+        world.send_signal(signal.SIGUSR2)
+        self.assertEqual(self.line(world), {"plugged": False})
+        self.kernel.events(0.5)  # what was under way when the device closed
+        world.send_signal(signal.SIGUSR2)
+        self.assertEqual(self.line(world), {"plugged": True})
+        self.kernel.expect_vendor_packet()  # a new adapter asked for
+        # A new controller: no scan until its host sets one up, though the old one's was on.
+        self.assertFalse([e for e in self.kernel.events(1.5) if isinstance(e, hci.HCI_LE_Meta_Event)],
+                         "the replugged controller reported without a scan set up")
+        os.write(self.kernel.master, RESET)
+        self.command_completes(0x0C03)
+
+    def test_unplugged_starts_without_a_device_until_sigusr2(self) -> None:
+        world = self.start("--unplugged")
+        self.assertEqual(self.line(world)["plugged"], False)
+        self.assertEqual(self.kernel.events(1.0), [])
+        self.assertEqual(self.kernel.buffer, b"", "world.py wrote to its device while unplugged")
+        world.send_signal(signal.SIGUSR2)
+        self.assertEqual(self.line(world), {"plugged": True})
+        self.kernel.expect_vendor_packet()
+        os.write(self.kernel.master, RESET)
+        self.command_completes(0x0C03)
 
 
 if __name__ == "__main__":

@@ -105,6 +105,20 @@ def monitor_records(path: str) -> list[tuple[float, int, bytes]]:
     return records
 
 
+# HCI's LE Meta event, and its subevents that carry advertising reports: legacy and extended (Core Spec 5.4,
+# Vol 4, Part E, §7.7.65.2 and §7.7.65.13).
+LE_META_EVENT, LE_ADVERTISING_REPORT, LE_EXTENDED_ADVERTISING_REPORT = 0x3E, 0x02, 0x0D
+
+
+def advertising_report_times(records: list[tuple[float, int, bytes]]) -> list[float]:
+    """The time of each advertising report the controller delivered in a btmon capture, one per report (an event
+    may carry several), in order."""
+    return sorted(t for t, opcode, payload in records
+                  if opcode == MONITOR_EVENT and len(payload) >= 4 and payload[0] == LE_META_EVENT
+                  and payload[2] in (LE_ADVERTISING_REPORT, LE_EXTENDED_ADVERTISING_REPORT)
+                  for _ in range(payload[3]))
+
+
 class KernelPathTests(unittest.TestCase):
     def test_guest_finished(self):
         self.assertEqual(GUEST_STATUS, "0", "the guest's script failed (its log is above)")
@@ -229,29 +243,64 @@ class KernelPathTests(unittest.TestCase):
 
     def test_the_gateway_keeps_hearing_beside_bluetoothd(self):
         """bluedot.service on hci0 while bluetoothd starts, a client's discovery runs 10 s and ends, and bluetoothd
-        powers the adapter off and on (Tools/vm/systemd.sh): the gateway's report counter never stood still for more
-        than 10 s after any of them, and counted again within 5 s of the power-on."""
+        powers the adapter off and on (Tools/vm/systemd.sh). The scan stayed on: in btmon's capture of those minutes
+        the controller's advertising reports never paused for more than 10 s after any of them, and came again
+        within 5 s of the power-on. And the gateway took them in: its report counter rose by at least 95% of the
+        reports the controller delivered, and the oldest report not yet counted never waited 30 s.
+
+        The counter's own standstills are printed, not judged: in this guest they also measure its one CPU. While
+        bluetoothd starts (30-140 s here), an AddressSanitizer gateway took reports in bursts, and its counter stood
+        still for 9.2 s while the controller's reports never paused for more than 2.2 s; it counted them all later,
+        7.9 s behind at most. Judged by the counter alone, this check failed at 12.2 s in CI (docs/hardening.md)."""
         marks = dict((name, float(t)) for name, t in (line.split() for line in read("systemd", "marks").splitlines()))
         samples = [(float(t), int(float(n))) for t, n in (line.split() for line in read("systemd", "reports").splitlines())]
         self.assertTrue(samples, "the gateway's metrics were never read")
-        # Moments the counter rose: reports were taken in since the sample before.
-        rises = [t for (t0, n0), (t, n) in zip(samples, samples[1:]) if n > n0]
+        records = monitor_records(os.path.join(OUT, "systemd.btmon"))
+        self.assertTrue(records, "btmon captured nothing")
+        reports = advertising_report_times(records)
+        self.assertTrue(reports, "the controller delivered no advertising report while btmon ran")
+        captured = records[0][0]
+        self.assertLess(captured, marks["bluetoothd-started"], "btmon's capture began after bluetoothd started")
+
         order = ["bluetoothd-started", "discovery-on", "discovery-off", "power-off", "power-on", "end"]
-        figures, gaps = [], {}
+        # From the last report before the step (from the step's start after the power-on: the adapter was down).
+        def longest_silence(times: list[float], at: float, end: float, since_start: bool) -> float:
+            before = at if since_start else max((t for t in times if t < at), default=at)
+            span = [before] + [t for t in times if at <= t < end]
+            return max((b - a for a, b in zip(span, span[1:])), default=math.inf)
+
+        rises = [t for (t0, n0), (t, n) in zip(samples, samples[1:]) if n > n0]
+        silences, standstills = {}, {}
         for step, following in zip(order, order[1:]):
             if step == "power-off":
                 continue
-            at, end = marks[step], marks[following]
-            span = [max((t for t in rises if t < at), default=at)] + [t for t in rises if at <= t < end]
-            gaps[step] = max((b - a for a, b in zip(span, span[1:])), default=math.inf)
-            figures.append(f"{step}: longest silence {gaps[step]:.1f} s")
-        back = min((t for t in rises if t >= marks["power-on"]), default=math.inf) - marks["power-on"]
-        figures.append(f"counting again {back:.1f} s after the power-on")
-        print("vm: beside bluetoothd: " + "; ".join(figures) + "; recoveries: "
-              + " ".join(read("systemd", "recoveries").split("\n")), file=sys.stderr)
-        for step, gap in gaps.items():
-            self.assertLess(gap, 10, f"{step}: the gateway heard nothing for {gap:.1f} s")
-        self.assertLess(back, 5)
+            silences[step] = longest_silence(reports, marks[step], marks[following], step == "power-on")
+            standstills[step] = longest_silence(rises, marks[step], marks[following], step == "power-on")
+        back = min((t for t in reports if t >= marks["power-on"]), default=math.inf) - marks["power-on"]
+
+        # What the gateway took in, against what the controller delivered, from the first sample of the capture
+        # on: at each sample, the oldest delivered report not yet counted had waited `lag` (the counter counts
+        # each report once, as the controller delivered them).
+        sampled = [(t, n) for t, n in samples if t >= captured]
+        self.assertGreater(len(sampled), 10, "too few samples of the counter while btmon ran")
+        (first, base), (last, final) = sampled[0], sampled[-1]
+        delivered = [t for t in reports if first < t <= last]
+        lags = []
+        for t, n in sampled:
+            waiting = delivered[n - base] if 0 <= n - base < len(delivered) else math.inf
+            lags.append(max(0.0, t - waiting))
+        counted = (final - base) / max(1, len(delivered))
+
+        print("vm: beside bluetoothd: " + "; ".join(
+            f"{step}: the controller's longest silence {silences[step]:.1f} s (the counter's {standstills[step]:.1f} s)"
+            for step in silences) + f"; reports again {back:.1f} s after the power-on; the gateway counted "
+            f"{final - base} of {len(delivered)} reports ({100 * counted:.1f}%), at most {max(lags):.1f} s behind; "
+            "recoveries: " + " ".join(read("systemd", "recoveries").split("\n")), file=sys.stderr)
+        for step, gap in silences.items():
+            self.assertLess(gap, 10, f"{step}: the controller delivered no report for {gap:.1f} s: the scan was off")
+        self.assertLess(back, 5, "the scan was not set up again within 5 s of the power-on")
+        self.assertGreaterEqual(counted, 0.95, "the gateway did not count what the controller delivered")
+        self.assertLess(max(lags), 30, "the gateway stopped taking reports in")
 
     def test_raw_unprivileged_with_ambient_capabilities(self):
         self.assert_heard("raw-caps")
@@ -384,6 +433,23 @@ class KernelPathTests(unittest.TestCase):
                  else "after the kernel had powered it off (the scan brought it up)"), file=sys.stderr)
         return inside
 
+
+def print_world_starts() -> None:
+    """How long the virtual world took to come up as an adapter (guest.sh's world-starts): a new world's Python
+    and Bumble start, or a replugged controller."""
+    seconds: dict[str, list[float]] = {"start": [], "plug": []}
+    try:
+        with open(os.path.join(OUT, "world-starts"), encoding="utf-8") as f:
+            for line in f:
+                kind, _, value = line.split()
+                seconds[kind].append(float(value))
+    except FileNotFoundError:
+        return
+    figures = [f"{'started' if kind == 'start' else 'plugged in'} in {min(v):.1f}-{max(v):.1f} s ({len(v)} times)"
+               for kind, v in seconds.items() if v]
+    print("vm: the virtual world's controller " + "; ".join(figures), file=sys.stderr)
+
+
 def main() -> int:
     global OUT, BINARY, GUEST_STATUS
     parser = argparse.ArgumentParser(description=__doc__)
@@ -396,6 +462,7 @@ def main() -> int:
     for name in sorted(f[:-6] for f in os.listdir(OUT) if f.endswith(".jsonl")):
         counts[name] = len(sightings(name))
     print("vm: sightings per scan: " + ", ".join(f"{k} {v}" for k, v in counts.items()), file=sys.stderr)
+    print_world_starts()
     result = unittest.main(argv=["vm-check", "-v"], exit=False).result
     return 0 if result.wasSuccessful() else 1
 

@@ -4,8 +4,14 @@
 # --soak), with those faults at random. Its resident memory is sampled every 5 s into $out/keep.rss. Tools/vm/check.py
 # measures how soon the sightings came back after each fault.
 world_address=F0:F1:F2:F3:F4:F5
-decoy_pid=
 keep_mark() { echo "$1 $(date +%s.%N)" >>"$out/keep.marks"; }
+
+# The decoy, another controller (another address, no beacons) that takes hci0 while the world's is unplugged, starts
+# now, unplugged, so that Python and Bumble have started by the time it plugs in (SIGUSR2).
+printf '{"receiver": {"x": 0, "y": 0, "z": 1}, "beacons": []}\n' >/tmp/decoy.json
+python3 /share/world/world.py --vhci --unplugged --config /tmp/decoy.json --address F0:00:00:00:00:99 \
+    >/tmp/decoy.out 2>/tmp/decoy.err &
+decoy_pid=$!
 
 uptime_s >"$out/keep.start"
 bluedot scan --hci "$world_address" --duration 100000 --legacy --log-level info \
@@ -38,24 +44,27 @@ fault_power_cycle() {  # the adapter powered down and up again (rfkill, a power 
 }
 fault_replug() {  # the controller goes away and comes back under the same name (marked once it is there)
     keep_mark "${1:-}removed"
-    stop_world
+    unplug_world
     sleep 1
-    start_world
+    plug_world
     keep_mark "${1:-}added"
 }
 
 fault_disable; sleep 6
 fault_power_cycle; sleep 8
 fault_replug; sleep 12
-# The controller comes back as hci1: another adapter (a decoy world with another address) took hci0 meanwhile.
+# The controller comes back as hci1: another adapter (the decoy) took hci0 meanwhile.
+wait_ready /tmp/decoy.out "$decoy_pid" 180 "keep: the decoy" /tmp/decoy.err
 keep_mark removed-again
-stop_world
-python3 /share/world/world.py --vhci --config /share/world.json --address F0:00:00:00:00:99 \
-    >/tmp/decoy.out 2>/tmp/decoy.err &
-decoy_pid=$!
-while [ ! -e /sys/class/bluetooth/hci0 ] && kill -0 "$decoy_pid" 2>/dev/null; do sleep 0.05; done
+unplug_world
+kill -USR2 "$decoy_pid"
+started_decoy=$(uptime_s)
+while [ ! -e /sys/class/bluetooth/hci0 ]; do
+    if after "$started_decoy" 30; then echo "keep: the decoy's hci0 did not appear within 30 s"; break; fi
+    sleep 0.05
+done
 adapter=hci1
-start_world
+plug_world
 keep_mark added-as-hci1
 sleep 12
 hciconfig -a >"$out/keep.hciconfig" 2>&1
@@ -84,8 +93,8 @@ kill "$sampler_pid" 2>/dev/null; wait "$sampler_pid" 2>/dev/null
 uptime_s >"$out/keep.end"
 echo "keep: exit $(cat "$out/keep.rc"), $(wc -l <"$out/keep.jsonl") lines, $(uptime_s) s"
 # Back to one world as hci0 for the steps after.
-stop_world
+unplug_world
 stop_within 30 "$decoy_pid" "the decoy world" /tmp/decoy.err
-while [ -e /sys/class/bluetooth/hci0 ]; do sleep 0.05; done
+gone hci0 "the decoy stopped"
 adapter=hci0
-start_world
+plug_world

@@ -69,7 +69,16 @@ python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(
 # bluetoothd beside the gateway (issue 45), as on every Debian gateway by default: started (it was masked in this
 # image), idle; a client's discovery on and then off (`bluetoothctl scan on`, ended when the client goes); the
 # adapter powered off and on through it. Each step is marked in systemd.marks ("NAME UNIX-TIME"), and the gateway's
-# report counter is sampled every 0.2 s into systemd.reports ("UNIX-TIME COUNT"): check.py measures the silences.
+# report counter is sampled every 0.2 s into systemd.reports ("UNIX-TIME COUNT"), and btmon records every command
+# and event of those minutes (the gateway's, bluetoothd's and the kernel's) into systemd.btmon: check.py measures
+# the controller's silences from the capture, and how far the gateway's counter ran behind what it delivered.
+# Both are waited for until they have begun: the guest is slow (the sampler once read its first count 15 s late).
+btmon -w "$out/systemd.btmon" >/dev/null 2>&1 &
+btmon_pid=$!
+waited=0
+while [ "$(stat -c %s "$out/systemd.btmon" 2>/dev/null || echo 0)" -lt 100 ] && [ "$waited" -lt 300 ]; do
+    sleep 0.1; waited=$((waited + 1))
+done
 python3 - http://127.0.0.1:8080/metrics >"$out/systemd.reports" <<'PY' &
 import sys, time, urllib.request
 while True:
@@ -83,6 +92,8 @@ while True:
     time.sleep(0.2)
 PY
 sampler=$!
+waited=0
+while [ ! -s "$out/systemd.reports" ] && [ "$waited" -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
 mark() { echo "$1 $(date +%s.%N)" >>"$out/systemd.marks"; }
 sleep 3
 mark bluetoothd-started
@@ -101,7 +112,10 @@ timeout 30 bluetoothctl power on >>"$out/systemd.discovery" 2>&1
 mark power-on  # bluetoothctl answers once the adapter is powered: the moment the 5 s count from
 sleep 10
 mark end
+# The counter's last samples, once the gateway has taken in what came before the end.
+sleep 2
 kill "$sampler"
+kill "$btmon_pid"; wait "$btmon_pid" 2>/dev/null
 python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
     http://127.0.0.1:8080/metrics 2>&1 | grep -E '^bluedot_(scan_recoveries|scanner_reconnects)' >"$out/systemd.recoveries"
 systemctl stop bluetooth

@@ -49,6 +49,10 @@ public struct AccuracyBaseline: Sendable, Hashable, Codable {
         /// With self-calibration: the rms difference between the learned models and the set's survey fit, of the
         /// level at 4 m (dB) and of the exponent, and how many updates were accepted.
         public var learnedLevelRMS: Double?, learnedExponentRMS: Double?, learnedUpdates: Int?
+        /// With self-calibration: seconds into the scored traffic of the first update taken during it (nil: none
+        /// was; the fixes before it are those of what was learned before the scored traffic, or of the venue as
+        /// given), and how long that traffic lasts. Not compared with the baseline.
+        public var learnedFirstUpdateSeconds: Double?, scoredSeconds: Double?
 
         /// Creates a result.
         public init(name: String, median: Double, p90: Double, coverage68: Double, scoredShare: Double,

@@ -23,8 +23,9 @@ public final class AccuracyCheck {
     public var overrides: @Sendable (inout EngineConfiguration) -> Void = { _ in }
     /// The path-loss calibrator each fold is fitted with (`--fit-walls` sets its `fitsWallLoss`).
     public var calibrator = PathLossCalibrator()
-    /// When set, each held-out run's scored fixes are written here as `<set>.scores.csv` (fold, fix x and y,
-    /// true x and y, anchors, error, radius) for analysis (`Tools/analysis/local_radius.py`).
+    /// When set, each held-out run's scored fixes (the engine's own radius, per fold), or with no survey the set's
+    /// (one fold), are written here as `<set>.scores.csv` (fold, fix x and y, true x and y, anchors, error, radius,
+    /// truth time) for analysis (`Tools/analysis/local_radius.py`).
     public var scoresDirectory: String?
     /// Rooms files (`Tools/rooms/*.json`: `{"venue": path relative to the data folder, "rooms": [...],
     /// "openings": [...]}`) whose rooms and openings are added to the venue they name.
@@ -68,6 +69,12 @@ public final class AccuracyCheck {
 
     /// Replays and scores one set.
     public func run(_ set: AccuracyScenario.TestSet) throws -> AccuracyBaseline.SetResult {
+        try runScored(set).result
+    }
+
+    /// Replays and scores one set, with the points it scored and how (for `BlockBootstrap`'s intervals).
+    public func runScored(_ set: AccuracyScenario.TestSet) throws
+        -> (result: AccuracyBaseline.SetResult, points: [ScoredPoint], scoring: ScoringProtocol) {
         guard surveyUse == .heldOut else { return try runWithoutSurvey(set) }
         let (heldOut, indices, truth, scoring) = try scored(set)
         let calibrated = indices.flatMap { heldOut.calibratedFixes($0) }.sorted { $0.timestamp < $1.timestamp }
@@ -81,18 +88,20 @@ public final class AccuracyCheck {
         func meanRadius(_ points: [ScoredPoint]) -> Double {
             points.isEmpty ? 0 : points.map(\.fix.horizontalAccuracyMeters).reduce(0, +) / Double(points.count)
         }
-        return AccuracyBaseline.SetResult(
+        let result = AccuracyBaseline.SetResult(
             name: set.name, median: report.median ?? .infinity, p90: report.p90 ?? .infinity,
             coverage68: coverage(after),
             scoredShare: report.total > 0 ? Double(report.scored) / Double(report.total) : 0,
             truthPoints: report.total, meanRadius: meanRadius(after),
             uncalibratedCoverage68: coverage(before), uncalibratedMeanRadius: meanRadius(before),
             folds: indices.count, foldKind: heldOut.kind.rawValue)
+        return (result, after, scoring)
     }
 
     /// A set replayed with no survey: the same survey lines the held-out run scores (the set's own file, or all of
     /// its one file), through an engine on the venue as given, learning or not.
-    func runWithoutSurvey(_ set: AccuracyScenario.TestSet) throws -> AccuracyBaseline.SetResult {
+    func runWithoutSurvey(_ set: AccuracyScenario.TestSet) throws
+        -> (result: AccuracyBaseline.SetResult, points: [ScoredPoint], scoring: ScoringProtocol) {
         let venue = try withRooms(set.venue)
         let surveys = try SurveyCalibration.readSurveys(set.calibration, knownAnchors: Set(venue.anchors.map(\.id)))
         let own = Self.ownSurvey(set)
@@ -112,6 +121,8 @@ public final class AccuracyCheck {
         var fixes: [Location] = []
         // What the last part's engine learned (both halves' traffic, for a set of one survey).
         var learned: LearnedCalibration?
+        // Seconds into the scored traffic (its parts one after the other) of the first update taken during it.
+        var firstUpdate: Double?, scoredBefore = 0.0
         for (k, part) in parts.enumerated() where !part.isEmpty {
             var engine = PositioningEngine(venue: venue, configuration: configuration)
             let start = part[0].t
@@ -127,7 +138,19 @@ public final class AccuracyCheck {
                 _ = engine.advance(to: start - configuration.holdoverSeconds)
             }
             var partFixes: [Location] = []
-            for o in Self.observations(part, shift: 0) { engine.ingest(o, into: &partFixes) }
+            // When, into the scored traffic, learning's first update there was taken (the fixes before it are
+            // those of the models it had learned before, or of the venue as given).
+            var revision = engine.learnedRevision, accepted = engine.learnedCalibration?.counters.accepted ?? 0
+            for o in Self.observations(part, shift: 0) {
+                engine.ingest(o, into: &partFixes)
+                guard surveyUse == .learned, firstUpdate == nil, engine.learnedRevision != revision else { continue }
+                revision = engine.learnedRevision
+                if let now = engine.learnedCalibration?.counters.accepted, now > accepted {
+                    firstUpdate = o.t - start + scoredBefore
+                    accepted = now
+                }
+            }
+            scoredBefore += (part.last?.t ?? start) - start
             engine.finish(into: &partFixes)
             let next = k + 1 < parts.count ? parts[k + 1][0].t : .infinity
             fixes += partFixes.filter { $0.timestamp >= start && $0.timestamp < next }
@@ -136,6 +159,7 @@ public final class AccuracyCheck {
         let truth = try TruthReader.read(path: set.truth)
         let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
         let points = Evaluator.score(fixes: fixes, truth: truth, scoring: scoring)
+        try writeScores([points], name: set.name)
         let report = EvaluationReport(scoring: scoring, total: truth.count, points: points)
         let n = Double(max(points.count, 1))
         var result = AccuracyBaseline.SetResult(
@@ -150,8 +174,10 @@ public final class AccuracyCheck {
             result.learnedLevelRMS = diff.level
             result.learnedExponentRMS = diff.exponent
             result.learnedUpdates = learned.counters.accepted
+            result.learnedFirstUpdateSeconds = firstUpdate
+            result.scoredSeconds = scoredBefore
         }
-        return result
+        return (result, points, scoring)
     }
 
     /// Time-ordered samples split in two at the widest gap between consecutive samples in their middle third.
@@ -258,17 +284,21 @@ public final class AccuracyCheck {
         let run = try HeldOutCalibration(venue: venue, surveys: surveys.files, mode: mode, configuration: configuration,
                                          calibrator: calibrator)
         runs[key] = run
-        if let scoresDirectory {
-            var text = "fold,x,y,truthX,truthY,anchors,error,radius\n"
-            for (i, fold) in run.folds.enumerated() {
-                for p in fold.scored {
-                    text += "\(i),\(p.fix.x),\(p.fix.y),\(p.truth.x),\(p.truth.y),\(p.fix.anchorCount),"
-                        + "\(p.errorMeters),\(p.fix.horizontalAccuracyMeters)\n"
-                }
-            }
-            try text.write(toFile: scoresDirectory + "/" + set.name + ".scores.csv", atomically: true, encoding: .utf8)
-        }
+        try writeScores(run.folds.map(\.scored), name: set.name)
         return run
+    }
+
+    /// Writes scored points, a list per fold, as `<name>.scores.csv` into `scoresDirectory`, when it is set.
+    private func writeScores(_ folds: [[ScoredPoint]], name: String) throws {
+        guard let scoresDirectory else { return }
+        var text = "fold,x,y,truthX,truthY,anchors,error,radius,t\n"
+        for (i, fold) in folds.enumerated() {
+            for p in fold {
+                text += "\(i),\(p.fix.x),\(p.fix.y),\(p.truth.x),\(p.truth.y),\(p.fix.anchorCount),"
+                    + "\(p.errorMeters),\(p.fix.horizontalAccuracyMeters),\(p.truth.t)\n"
+            }
+        }
+        try text.write(toFile: scoresDirectory + "/" + name + ".scores.csv", atomically: true, encoding: .utf8)
     }
 
     /// The venue file with the rooms and openings of every rooms file that names it.

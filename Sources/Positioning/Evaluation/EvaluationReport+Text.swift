@@ -27,4 +27,28 @@ extension EvaluationReport {
         s += "\"coverage68\": \(number(coverage68))}"
         return s
     }
+
+    /// The line `bluedot evaluate --intervals` adds to `text`: the 90% intervals of median, p90 and coverage68.
+    public func intervalsText(_ i: BlockBootstrap.ReportIntervals, blockSeconds: Double) -> String {
+        func range(_ r: BlockBootstrap.Interval?, scale: Double = 1, decimals: Int = 3) -> String {
+            guard let r else { return "n/a" }
+            return JSONText.fixed(r.low * scale, decimals: decimals) + "-"
+                + JSONText.fixed(r.high * scale, decimals: decimals)
+        }
+        let blocks = scoring == .stationary ? "a surveyed point" : "\(JSONText.fixed(blockSeconds, decimals: 1)) s"
+        return "90% intervals (block bootstrap, blocks of \(blocks)): median \(range(i.median)), "
+            + "p90 \(range(i.p90)), coverage68 \(range(i.coverage68, scale: 100, decimals: 1))%\n"
+    }
+
+    /// `json` with the intervals added as `[low, high]` pairs (null where there are none) under `medianInterval`,
+    /// `p90Interval` and `coverage68Interval`, after the other keys.
+    public func json(intervals i: BlockBootstrap.ReportIntervals) -> String {
+        func pair(_ r: BlockBootstrap.Interval?) -> String {
+            guard let r else { return "null" }
+            return "[\(JSONText.fixed(r.low, decimals: 4)), \(JSONText.fixed(r.high, decimals: 4))]"
+        }
+        return String(json.dropLast()) + ", \"medianInterval\": \(pair(i.median)), \"p90Interval\": \(pair(i.p90)), "
+            + "\"coverage68Interval\": \(pair(i.coverage68))}"
+    }
 }
+
