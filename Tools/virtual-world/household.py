@@ -582,13 +582,18 @@ def report(r: dict) -> str:
         "never" if d["notHomeAfter"] is None else
         f"{d['notHomeAfter']:.0f} s (last heard {d['lastHeardAfter']:+.0f} s, arrived {d['arrivedAfter']:.0f} s)")
         for d in r["departures"])
-    # A departure never read: the fixes the exit rule had, for the log (a CI run keeps no files).
+    # A departure never read, or read later than the check allows: the fixes the exit rule had, for the log (a CI
+    # run keeps no files).
     def number(value, digits: int) -> str:
         return "-" if value is None else f"{value:.{digits}f}"
-    missed = [f"  {d['person']} left at {d['left']} and never read not_home; the last fixes around it: " + "; ".join(
+    def late(d) -> str | None:
+        if d["notHomeAfter"] is None:
+            return "never read not_home"
+        return f"read not_home {d['notHomeAfter']:.0f} s later" if d["notHomeAfter"] > AWAY_TIMEOUT_S + 30 else None
+    missed = [f"  {d['person']} left at {d['left']} and {late(d)}; the last fixes around it: " + "; ".join(
         f"{f['at']} ({number(f['x'], 1)}, {number(f['y'], 1)}) {f['room']} {number(f['roomProbability'], 2)}, "
         f"radius {number(f['horizontalAccuracy'], 1)} m, {number(f['speed'], 2)} m/s, course {number(f['course'], 0)}"
-        for f in d["lastFixes"]) for d in r["departures"] if d["notHomeAfter"] is None]
+        for f in d["lastFixes"]) for d in r["departures"] if late(d)]
     return "\n".join([
         f"household day {r['from']}-{r['to']} at {r['rate']:g}x (seed {r['seed']}):",
         f"  false not_home events: {r['falseNotHome']} {r['falseNotHomeAt'] or ''}".rstrip(),

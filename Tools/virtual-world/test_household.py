@@ -97,6 +97,25 @@ class FigureTests(unittest.TestCase):
         self.assertIn("bob left at " + h.clock_text(leave) + " and never read not_home; the last fixes around it: "
                       + h.clock_text(leave - 3) + " (2.5, 3.8) living 0.56, radius 2.0 m, 0.18 m/s, course -", text)
 
+    def test_a_departure_read_late_prints_the_fixes_around_it(self) -> None:
+        days = {person: h.day_of(person) for person in h.PEOPLE}
+        alice = h.target_of("alice")
+        leave = next(s for s in days["alice"] if s.kind == "out").t0
+        fixes = {alice: [
+            {"t": 1000.0 + leave - 2, "target": alice, "room": "hall", "roomProbability": 0.61, "x": 3.6, "y": 5.1,
+             "horizontalAccuracy": 1.5, "speed": 0.62, "course": 268.0, "arrived": leave - 2},
+            {"t": 1000.0 + leave + 2700, "target": alice, "room": None, "x": 3.6, "y": 5.1, "lastKnown": True,
+             "presence": "not_home", "silentFor": 2702.0, "arrived": leave + 2701}]}
+        result = h.figures(days, fixes, 1000.0, 0.0, 86400.0)
+        alices = [d for d in result["departures"] if d["person"] == "alice"]
+        self.assertAlmostEqual(alices[0]["notHomeAfter"], 2700.0)
+        self.assertIn("door to not_home took 2700 s", " ".join(h.check(result, rooms=False)))
+        text = h.report({**result, "from": "00:00", "to": "24:00", "rate": 60, "seed": 1, "quietSpans": {},
+                         "longestQuietMin": 0, "reports": {}})
+        self.assertIn("alice left at " + h.clock_text(leave) + " and read not_home 2700 s later; the last fixes around "
+                      "it: " + h.clock_text(leave - 2) + " (3.6, 5.1) hall 0.61, radius 1.5 m, 0.62 m/s, course 268",
+                      text)
+
 
 if __name__ == "__main__":
     unittest.main()
