@@ -30,18 +30,27 @@ open class LocationSource: @unchecked Sendable {
     }
 
     /// Where a target stands with its presence rule.
+    ///
+    /// The silence is counted on the source's clock, from when its last current location reached the source. How it
+    /// moved before is judged on its locations' own timestamps (`fixAt`, `exitAt`, `walkedAt`, `firstAt`, `track`):
+    /// a location reaches the source some time after it was made, and that delay varies (a busy gateway, a
+    /// reorder window, a broker between solver and source). On the household day's fast clock (60 times) a 50 ms
+    /// stall of the solver is 3 s, and arrival times made walkers stand still and sleepers walk.
     private struct Heard {
         /// Clock time of its last current (not `lastKnown`) location.
         var at: Double
-        /// Clock time of its last current location in or beside an exit.
+        /// Timestamp of that location.
+        var fixAt: Double
+        /// Timestamp of its last current location in or beside an exit.
         var exitAt: Double?
         /// Current locations inside another room since then (`PresenceRule.isInside`).
         var insideSinceExit = 0
-        /// Clock time of its last current location at walking speed (`PresenceRule.walkingSpeed`).
+        /// Timestamp of its last current location at walking speed (`PresenceRule.walkingSpeed`).
         var walkedAt: Double?
-        /// Clock time of the first current location since it was last `not_home` (or first seen).
+        /// Timestamp of the first current location since it was last `not_home` (or first seen).
         var firstAt: Double?
-        /// Its current locations of the last `exitMemorySeconds`, oldest first (`PresenceRule.isClosingOnExit`).
+        /// Its current locations of the last `exitMemorySeconds` by their timestamps, oldest first
+        /// (`PresenceRule.isClosingOnExit`).
         var track: [(at: Double, x: Double, y: Double, floor: Int?)] = []
         var presence = Presence.home
         /// Clock time it went `not_home`.
@@ -130,27 +139,30 @@ open class LocationSource: @unchecked Sendable {
 
     /// Stamps `location` with its target's presence under `rule`, at clock time `now`.
     private static func judge(_ location: inout Location, rule: PresenceRule, now: Double, state s: inout State) {
-        var heard = s.presence[location.targetID] ?? Heard(at: now)
+        var heard = s.presence[location.targetID] ?? Heard(at: now, fixAt: location.timestamp)
         if !location.lastKnown {
-            if heard.presence == .notHome { heard = Heard(at: now) }
+            // Motion on the location's own time (`Heard`), the silence from its arrival here.
+            let t = location.timestamp
+            if heard.presence == .notHome { heard = Heard(at: now, fixAt: t) }
             heard.at = now
+            heard.fixAt = t
             heard.awayAt = nil
-            if heard.firstAt == nil { heard.firstAt = now }
-            heard.track.removeAll { now - $0.at > rule.exitMemorySeconds }
+            if heard.firstAt == nil { heard.firstAt = t }
+            heard.track.removeAll { t - $0.at > rule.exitMemorySeconds }
             let earliest = heard.track.first
             // Only a fix that knows where it is (the filter's first fix of a target heard again spans the house).
             if location.horizontalAccuracyMeters <= PresenceRule.approachRadiusMeters {
-                heard.track.append((now, location.x, location.y, location.floor))
+                heard.track.append((t, location.x, location.y, location.floor))
             }
-            if (location.speedMetersPerSecond ?? 0) >= PresenceRule.walkingSpeed { heard.walkedAt = now }
+            if (location.speedMetersPerSecond ?? 0) >= PresenceRule.walkingSpeed { heard.walkedAt = t }
             // A track's first seconds are the solver converging on it, not a walk.
-            let settled = now - (heard.firstAt ?? now) >= PresenceRule.settlingSeconds
-            let walking = settled && (heard.walkedAt.map { now - $0 <= PresenceRule.walkingMemorySeconds } ?? false)
+            let settled = t - (heard.firstAt ?? t) >= PresenceRule.settlingSeconds
+            let walking = settled && (heard.walkedAt.map { t - $0 <= PresenceRule.walkingMemorySeconds } ?? false)
             let closing = walking && earliest.map {
-                rule.isClosingOnExit(from: ($0.x, $0.y, $0.floor), seconds: now - $0.at, to: location)
+                rule.isClosingOnExit(from: ($0.x, $0.y, $0.floor), seconds: t - $0.at, to: location)
             } ?? false
             if closing || rule.isAtExit(location, walking: walking) {
-                heard.exitAt = now
+                heard.exitAt = t
                 heard.insideSinceExit = 0
             } else if heard.exitAt != nil, rule.isInside(location) {
                 // Back inside after a fix at the exit: after a few such fixes, or one that turns back into the
@@ -223,13 +235,14 @@ open class LocationSource: @unchecked Sendable {
             for (target, heard) in s.presence.sorted(by: { $0.key < $1.key }) {
                 guard heard.presence == .home, var location = s.locations[target] else { continue }
                 let silent = max(0, now - heard.at)
-                let leaving = heard.exitAt.map { heard.at - $0 <= rule.exitMemorySeconds } ?? false
+                let leaving = heard.exitAt.map { heard.fixAt - $0 <= rule.exitMemorySeconds } ?? false
                 if silent >= rule.timeout(leaving: leaving) {
                     location.presence = .notHome
                     location.lastKnown = true
                     location.silentForSeconds = silent
                     location.room = nil
-                    s.presence[target] = Heard(at: heard.at, exitAt: heard.exitAt, presence: .notHome, awayAt: now)
+                    s.presence[target] = Heard(at: heard.at, fixAt: heard.fixAt, exitAt: heard.exitAt,
+                                               presence: .notHome, awayAt: now)
                     s.locations[target] = location
                     away.append(location)
                     if let leave = s.rooms.forget(target) { leaves.append(leave) }
