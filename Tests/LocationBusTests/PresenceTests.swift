@@ -307,6 +307,32 @@ struct PresenceTests {
         #expect(source.locations["t"]?.presence == .notHome)
     }
 
+    /// A walker whose last reports before the door were lost (the body between the phone and the receivers, a busy
+    /// solver): its last fix stops short of the porch, further than `besideMeters`. At the rate it closed it would
+    /// have reached the porch within `reachSeconds`, and it left; a walker stopped a metre further than that did not.
+    @Test func aWalkerLastFixedShortOfTheDoorLeftWhenItWouldHaveReachedItInTime() {
+        let rule = PresenceRule(rooms: flat)
+        let speed = 0.8
+        let reach = speed * rule.reachSeconds
+        #expect(reach > rule.besideMeters + 0.5, "the reach goes beyond 'beside'")
+        for (name, short) in [("within reach", (rule.besideMeters + reach) / 2), ("beyond it", reach + 1)] {
+            let (clock, source, _) = Self.flatSource()
+            let end = 10 - short
+            source.update([fix("t", end - 4.5 * speed, room: "hall")], madeAt: clock)
+            clock.advance(by: 30)
+            for k in 0..<4 {
+                var step = fix("t", end - speed * 1.5 * Double(3 - k), room: "hall")
+                step.speedMetersPerSecond = speed
+                step.courseDegrees = 90
+                source.update([step], madeAt: clock)
+                if k < 3 { clock.advance(by: 1.5) }
+            }
+            clock.advance(by: 120)
+            source.expireStale()
+            #expect(source.locations["t"]?.presence == (name == "within reach" ? .notHome : .home), "\(name)")
+        }
+    }
+
     /// A target's first fixes converge on it from the middle of the anchors, fast: a sleeper beside the porch whose
     /// first fixes close on it, and whose phone then goes quiet, is no walker leaving.
     @Test func aNewTrackClosingOnTheDoorIsNoDeparture() {
