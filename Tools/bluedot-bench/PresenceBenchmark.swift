@@ -77,8 +77,8 @@ enum PresenceBenchmark {
                 print("  \(clockTime(event.t)) \(event.target): not_home, never heard")
                 continue
             }
-            print("  \(clockTime(event.t)) \(event.target): not_home after \(format(event.t - last.timestamp)) s silent "
-                  + "(began \(event.atExit(rule) ? "at an exit" : "inside")); last current fix "
+            print("  \(clockTime(event.t)) \(event.target): not_home after \(format(event.t - last.timestamp)) s "
+                  + "silent (began \(event.atExit(rule) ? "at an exit" : "inside")); last current fix "
                   + "\(clockTime(last.timestamp)) at (\(format(last.x)), \(format(last.y))) "
                   + "±\(format(last.horizontalAccuracyMeters)) m, room \(last.room ?? "none")")
         }
@@ -94,7 +94,8 @@ enum PresenceBenchmark {
             guard let last = departure.last else { continue }
             let cut = last.timestamp - lose
             let mine = fixes.filter {
-                $0.targetID == departure.target && ($0.lastKnown || $0.timestamp <= cut || $0.timestamp > last.timestamp)
+                $0.targetID == departure.target
+                    && ($0.lastKnown || $0.timestamp <= cut || $0.timestamp > last.timestamp)
             }
             // The same departure: the target's first not_home after the cut, before it was heard again.
             let back = fixes.first { $0.targetID == departure.target && !$0.lastKnown && $0.timestamp > last.timestamp }
