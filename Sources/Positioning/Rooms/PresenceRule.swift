@@ -58,9 +58,9 @@ public struct PresenceRule: Sendable {
     public static let turningSpeed = 0.2
     /// A walker whose fixes over the last `exitMemorySeconds` closed on an exit at this speed (m/s) or faster, and
     /// whose last fix lies within `besideMeters` of it (or `reachSeconds` from it at that rate), is at the exit
-    /// (`isClosingOnExit`), wherever that fix fell:
-    /// the filter trails a walker by metres, and the reports stop when the phone leaves the receivers' range, so a
-    /// departing walker's last fix is often in the hall or the room beside the porch, slowing as the filter does.
+    /// (`isClosingOnExit`), wherever that fix fell: the filter trails a walker by metres, and the reports stop when
+    /// the phone leaves the receivers' range, so a departing walker's last fix is often in the hall or the room beside
+    /// the porch, slowing as the filter does.
     /// On the household mornings the last fixes of departures that read late (45 min, or never within the run) lay
     /// 0-1 m from the foyer, after closing on it at 0.6-3.5 m/s over the seconds before.
     public static let approachSpeed = 0.3
