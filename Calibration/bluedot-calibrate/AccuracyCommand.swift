@@ -165,8 +165,10 @@ struct AccuracyCommand: ParsableCommand {
                          r.meanRadius ?? .nan, r.uncalibratedCoverage68 ?? .nan, r.uncalibratedMeanRadius ?? .nan,
                          r.scoredShare, r.folds ?? 0, r.foldKind ?? ""))
             if let level = r.learnedLevelRMS, let exponent = r.learnedExponentRMS {
-                print(String(format: "  learned against the survey's fit: level %.2f dB rms, exponent %.3f rms, %d updates",
-                             level, exponent, r.learnedUpdates ?? 0))
+                print(String(format: "  learned against the survey's fit: level %.2f dB rms, exponent %.3f rms, %d updates; "
+                             + "site bias field %d taken, %d refused held out",
+                             level, exponent, r.learnedUpdates ?? 0, r.learnedFieldUpdates ?? 0,
+                             r.learnedFieldsRefused ?? 0))
                 if let seconds = r.scoredSeconds {
                     print(r.learnedFirstUpdateSeconds.map {
                         String(format: "  first update during the scored traffic: %.0f s into its %.0f s", $0, seconds)

@@ -257,6 +257,55 @@ import Testing
         }
     }
 
+    /// A world whose anchors also carry a place-dependent bias (up to 5 dB, the same at every visit, as walls and
+    /// furniture make it): learning a site bias field with the models finds it along the walk, and the fixes err
+    /// less than learning the models alone; static scans, which apply no field, learn none.
+    @Test func theSiteBiasFieldIsLearnedFromTrafficToo() throws {
+        let world = Self.world()
+        func bias(_ anchor: Int, _ x: Double, _ y: Double) -> Double {
+            let k = Double(anchor)
+            return 5 * sin(0.5 * x + k) * cos(0.4 * y + 0.7 * k)
+        }
+        var walk = simulatedWalk(seconds: 900, sigmaDB: UncalibratedPrior.shadowingSigmaDB, venue: world, seed: 76)
+        for i in walk.observations.indices {
+            let a = world.anchors.firstIndex { $0.id == walk.observations[i].anchor }!
+            walk.observations[i].rssiDBm += bias(a, walk.truth[i].x, walk.truth[i].y)
+        }
+        var modelsOnly = Self.configuration(learning: true)
+        modelsOnly.selfCalibration!.field = nil
+        let (withoutField, _) = Self.run(walk.observations, configuration: modelsOnly)
+        let (withField, engine) = Self.run(walk.observations, configuration: Self.configuration(learning: true))
+        let learning = try #require(engine.selfCalibration)
+        #expect(learning.fieldCounters.accepted >= 1)
+        #expect(modelsOnly.selfCalibration!.field == nil)
+        // The learned layers follow the true bias along the walk (its points, every anchor).
+        var products = 0.0, learnedSquares = 0.0, trueSquares = 0.0
+        for p in walk.truth where Int(p.t * 5) % 25 == 0 {
+            for a in world.anchors.indices {
+                let layer = try #require(learning.fields[a], "anchor \(a) has no learned layer")
+                let b = layer.evaluate(x: p.x, y: p.y).biasDB, truth = bias(a, p.x, p.y)
+                products += b * truth
+                learnedSquares += b * b
+                trueSquares += truth * truth
+            }
+        }
+        let correlation = products / (learnedSquares * trueSquares).squareRoot()
+        let late = walk.truth.filter { $0.t > walk.truth[0].t + 300 }
+        let before = Evaluator.evaluate(fixes: withoutField, truth: late)
+        let after = Evaluator.evaluate(fixes: withField, truth: late)
+        print(String(format: "learned field: correlation %.2f with the true bias; median %.2f m with it, %.2f m models "
+                     + "only", correlation, after.median ?? .nan, before.median ?? .nan))
+        #expect(correlation > 0.5, "correlation \(correlation)")
+        #expect((after.median ?? .infinity) < 0.95 * (before.median ?? 0),
+                "median \(after.median ?? .nan) with the field against \(before.median ?? .nan)")
+        var stationary = EngineConfiguration.stationary
+        stationary.targetHeightMeters = 1.2
+        stationary.selfCalibration = SelfCalibration.Settings()
+        let (_, still) = Self.run(walk.observations, configuration: stationary)
+        #expect(still.selfCalibration?.settings.field == nil)
+        #expect(still.selfCalibration?.fields.allSatisfy { $0 == nil } == true)
+    }
+
     /// Receivers with hidden gains of up to ±6 dB that hear each other (each advertises once a second; walls between
     /// three pairs take 8 dB): the links give the gains back, and the tag's fixes err less than learning from the
     /// tag alone. Figures printed for docs/positioning.md, "Receivers that hear each other".

@@ -53,6 +53,8 @@ public struct AccuracyBaseline: Sendable, Hashable, Codable {
         /// was; the fixes before it are those of what was learned before the scored traffic, or of the venue as
         /// given), and how long that traffic lasts. Not compared with the baseline.
         public var learnedFirstUpdateSeconds: Double?, scoredSeconds: Double?
+        /// With self-calibration: learned site bias fields taken and refused by their held-out check. Not compared.
+        public var learnedFieldUpdates: Int?, learnedFieldsRefused: Int?
 
         /// Creates a result.
         public init(name: String, median: Double, p90: Double, coverage68: Double, scoredShare: Double,

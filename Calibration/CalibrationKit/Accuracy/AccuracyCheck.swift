@@ -119,8 +119,8 @@ public final class AccuracyCheck {
         let others = files.isEmpty ? [] : surveys.files.filter { $0.file != own && !$0.samples.isEmpty }.map(\.samples)
         let parts = surveyUse == .learned && others.isEmpty ? Self.halves(samples) : [samples]
         var fixes: [Location] = []
-        // What the last part's engine learned (both halves' traffic, for a set of one survey).
-        var learned: LearnedCalibration?
+        // What the last part's engine learned (both halves' traffic, for a set of one survey), and its fields.
+        var learned: LearnedCalibration?, fieldCounters = (accepted: 0, rejected: 0)
         // Seconds into the scored traffic (its parts one after the other) of the first update taken during it.
         var firstUpdate: Double?, scoredBefore = 0.0
         for (k, part) in parts.enumerated() where !part.isEmpty {
@@ -155,6 +155,7 @@ public final class AccuracyCheck {
             let next = k + 1 < parts.count ? parts[k + 1][0].t : .infinity
             fixes += partFixes.filter { $0.timestamp >= start && $0.timestamp < next }
             learned = engine.learnedCalibration
+            fieldCounters = engine.selfCalibration?.fieldCounters ?? (0, 0)
         }
         let truth = try TruthReader.read(path: set.truth)
         let scoring: ScoringProtocol = set.isStatic ? .stationary : .movingDefault
@@ -174,6 +175,8 @@ public final class AccuracyCheck {
             result.learnedLevelRMS = diff.level
             result.learnedExponentRMS = diff.exponent
             result.learnedUpdates = learned.counters.accepted
+            result.learnedFieldUpdates = fieldCounters.accepted
+            result.learnedFieldsRefused = fieldCounters.rejected
             result.learnedFirstUpdateSeconds = firstUpdate
             result.scoredSeconds = scoredBefore
         }

@@ -8,7 +8,7 @@ import Glibc
 /// noise `N = diag(j²/nᵦ + σ_c²)`, the posterior at p is `b̂(p) = k(p)ᵀ (K + N)⁻¹ r̄` and
 /// `v(p) = τ² − k(p)ᵀ (K + N)⁻¹ k(p)`, through one Cholesky factor (Rasmussen and Williams 2006, Alg. 2.1).
 struct ResidualRegression {
-    /// Bins per anchor above which the survey is binned coarser.
+    /// Bins per anchor above which the survey is binned coarser (a survey's; `init` takes another).
     static let maximumBins = 300
     private var binX: [Double] = [], binY: [Double] = [], binMean: [Double] = []
     private let rows: [CalibrationSample]
@@ -18,7 +18,8 @@ struct ResidualRegression {
     private var factor: [Double] = []
     private var alpha: [Double] = []
 
-    init(rows: [CalibrationSample], residuals: [Double], parameters: ResidualField.Parameters) {
+    init(rows: [CalibrationSample], residuals: [Double], parameters: ResidualField.Parameters,
+         maximumBins: Int = ResidualRegression.maximumBins) {
         self.rows = rows
         self.residuals = residuals
         self.parameters = parameters
@@ -39,7 +40,7 @@ struct ResidualRegression {
                 b.sx += s.x; b.sy += s.y; b.sr += clipped; b.n += 1
                 bins[key] = b
             }
-        } while bins.count > Self.maximumBins
+        } while bins.count > maximumBins
         var noise: [Double] = []
         for key in bins.keys.sorted() {
             let b = bins[key]!

@@ -70,6 +70,26 @@ public struct SelfCalibration: Sendable {
         /// between what the replays of the shared sets learn and what their surveys fit
         /// (docs/positioning.md, "Self-calibration").
         public var learnedFloor = ModelUncertainty(levelSigmaDB: 1.4, exponentSigma: 0.46)
+        /// The site bias field learned with the models: each anchor's residuals at the records' positions (solved
+        /// again), fitted as a survey's are (`ResidualField`, these hyperparameters, tabulated every metre rather
+        /// than a survey's half: ℓ is 4 m); nil: models only. The engine turns it off where it applies no field
+        /// (static scans, `EngineConfiguration.usesResidualField`).
+        public var field: ResidualField.Parameters? = {
+            var p = ResidualField.Parameters()
+            p.gridMeters = 1
+            return p
+        }()
+        /// A learned layer's bins at most (coarser bins beyond): its cost is m³ once and m² per grid node, and a
+        /// site of 100 receivers fits one per receiver.
+        public var fieldMaximumBins = 60
+        /// The field is fitted again at most this often, seconds (with the first accepted update of the models,
+        /// then with the first after each interval): what it maps, walls and furniture, changes over days.
+        public var fieldIntervalSeconds = 600.0
+        /// Records of an anchor its learned field needs; with fewer it has none.
+        public var fieldMinimumRecords = 30
+        /// A learned layer is tabulated over its records' extent and this many correlation lengths around it
+        /// (within the venue's bounds): beyond three the fitted bias is under 1.2% of its nearest value.
+        public var fieldMarginLengths = 3.0
 
         /// The defaults.
         public init() {}
@@ -134,10 +154,18 @@ public struct SelfCalibration: Sendable {
     private(set) var records: [Record] = []
     private var sinceRefit = 0
     private var lastRefitTime = -Double.infinity
+    private var lastFieldTime = -Double.infinity
     /// The models in use, by anchor index, and the previous ones (for an undo).
     public internal(set) var models: [PathLossModel]
     public internal(set) var uncertainties: [AnchorUncertainty]
-    private var previous: (models: [PathLossModel], uncertainties: [AnchorUncertainty], parameters: Parameters)?
+    private var previous: (models: [PathLossModel], uncertainties: [AnchorUncertainty], parameters: Parameters,
+                           fields: [ResidualField.Layer?])?
+    /// Each anchor's bias field in use: a survey's where it has one (kept), learned where not (or none), by index.
+    public internal(set) var fields: [ResidualField.Layer?]
+    /// The survey's layers, by anchor index.
+    private let surveyFields: [ResidualField.Layer?]
+    /// Where learned layers may lie: the venue's bounds, when it has them.
+    private let bounds: Venue.Bounds?
     /// The parameters behind `models`.
     var parameters: Parameters
     /// Cost per measurement of the window under the models before the last update, and the new records' since.
@@ -147,6 +175,10 @@ public struct SelfCalibration: Sendable {
     public internal(set) var samples: [Int]
     public internal(set) var phase = Phase.collecting
     public internal(set) var counters = Counters()
+    /// Learned site bias fields taken (each after an accepted update of the models) and refused by their held-out
+    /// check (the models' update stands). Not in `Counters`: the learned-calibration file keeps models only
+    /// (docs/formats.md), and a field is learned again after a restart.
+    public internal(set) var fieldCounters = (accepted: 0, rejected: 0)
     /// Each anchor's prior mean own level offset, dB: 0, or its gain from the links between receivers
     /// (`PairCalibration`), with that gain's sigma replacing the prior's.
     private var gainPriors: [PairCalibration.Gain?]
@@ -160,8 +192,11 @@ public struct SelfCalibration: Sendable {
 
     /// Learning for a venue's anchors, from their models and uncertainties as the venue gives them.
     init(settings: Settings, models: [PathLossModel], uncertainties: [AnchorUncertainty], site: PathLossModel,
-         bounds: Venue.Bounds?) {
+         bounds: Venue.Bounds?, fields: [ResidualField.Layer?]? = nil) {
         self.settings = settings
+        self.bounds = bounds
+        surveyFields = fields ?? Array(repeating: nil, count: models.count)
+        self.fields = surveyFields
         priorModels = models
         priorUncertainties = uncertainties
         siteModel = site
@@ -247,6 +282,7 @@ public struct SelfCalibration: Sendable {
         models = old.models
         uncertainties = old.uncertainties
         parameters = old.parameters
+        fields = old.fields
         counters.undone += 1
         phase = .frozen
         frozenUntil = counters.records + settings.freezeRecords
@@ -289,7 +325,7 @@ public struct SelfCalibration: Sendable {
         }
         for (train, test) in [(halves.0, halves.1), (halves.1, halves.0)] {
             let proposal = fit(train, from: start)
-            let old = heldOutCost(test, start), new = heldOutCost(test, proposal)
+            let old = heldOutCost(test, start, fields), new = heldOutCost(test, proposal, fields)
             guard new < old * (1 - settings.heldOutMargin) else {
                 counters.rejectedHeldOut += 1
                 return
@@ -297,7 +333,8 @@ public struct SelfCalibration: Sendable {
         }
         let all = fit(records, from: start)
         costBefore = records.map(\.costAtFix).reduce(0, +) / Double(records.count)
-        previous = (models, uncertainties, parameters)
+        previous = (models, uncertainties, parameters, fields)
+        refitField(all, halves: halves, t: lastRefitTime)
         costAfter = (0, 0)
         parameters = all
         models = models.indices.map { model($0, all) }
@@ -339,17 +376,82 @@ public struct SelfCalibration: Sendable {
         changed = true
     }
 
-    /// The robust cost of records with their positions solved again under parameters p.
-    private func heldOutCost(_ test: [Record], _ p: Parameters) -> Double {
+    /// The robust cost of records with their positions solved again under parameters p and fields f.
+    private func heldOutCost(_ test: [Record], _ p: Parameters, _ f: [ResidualField.Layer?]) -> Double {
         let ms = models.indices.map { model($0, p) }
         var total = 0.0
         for r in test {
-            var m = r.measurements
-            for k in m.indices { m[k].model = ms[r.anchors[k]] }
+            let m = measurements(r, ms, f)
             let (x, y) = solve(m, x: r.x, y: r.y)
             total += Self.cost(m, x: x, y: y, loss: loss)
         }
         return total
+    }
+
+    /// A record's measurements under models ms and fields f.
+    private func measurements(_ r: Record, _ ms: [PathLossModel], _ f: [ResidualField.Layer?]) -> [RSSIMeasurement] {
+        var m = r.measurements
+        for k in m.indices {
+            m[k].model = ms[r.anchors[k]]
+            m[k].field = f[r.anchors[k]]
+        }
+        return m
+    }
+
+    /// The learned field after an accepted update of the models to p: fitted on each half of the window's blocks,
+    /// it must lower the robust cost of the other half (positions solved again) against the fields in use, both
+    /// ways, as a proposal of models must; then it is fitted on every record. A survey's layers stay.
+    private mutating func refitField(_ p: Parameters, halves: ([Record], [Record]), t: Double) {
+        guard settings.field != nil, t - lastFieldTime >= settings.fieldIntervalSeconds else { return }
+        // Nothing to fit (and no solves spent) unless some anchor without a survey's layer has the records.
+        var counts = Array(repeating: 0, count: models.count)
+        for r in records { for a in r.anchors where surveyFields[a] == nil { counts[a] += 1 } }
+        guard counts.contains(where: { $0 >= settings.fieldMinimumRecords }) else { return }
+        lastFieldTime = t
+        for (train, test) in [(halves.0, halves.1), (halves.1, halves.0)] {
+            let proposal = fitField(train, p)
+            let old = heldOutCost(test, p, fields), new = heldOutCost(test, p, proposal)
+            guard new < old * (1 - settings.heldOutMargin) else {
+                fieldCounters.rejected += 1
+                return
+            }
+        }
+        fields = fitField(records, p)
+        fieldCounters.accepted += 1
+    }
+
+    /// Each anchor's bias field fitted on records: positions solved under parameters p and the fields in use,
+    /// each measurement's residual against its plain model (walls included, no field) there, and those residuals
+    /// regressed as a survey's (`ResidualRegression`), over the records' extent. Anchors with a survey's layer
+    /// keep it; those with too few records get none.
+    private func fitField(_ rs: [Record], _ p: Parameters) -> [ResidualField.Layer?] {
+        guard let parameters = settings.field else { return fields }
+        let ms = models.indices.map { model($0, p) }
+        var rows: [[CalibrationSample]] = Array(repeating: [], count: models.count)
+        var residuals: [[Double]] = Array(repeating: [], count: models.count)
+        for r in rs {
+            let m = measurements(r, ms, fields)
+            let (x, y) = solve(m, x: r.x, y: r.y)
+            for (k, a) in r.anchors.enumerated() where surveyFields[a] == nil {
+                var plain = m[k]
+                plain.field = nil
+                rows[a].append(CalibrationSample(anchor: "", rssiDBm: plain.rssiDBm, x: x, y: y, z: 0))
+                residuals[a].append(plain.residual(x: x, y: y).residualDB)
+            }
+        }
+        let margin = settings.fieldMarginLengths * parameters.lengthScaleMeters
+        return models.indices.map { a in
+            guard surveyFields[a] == nil else { return surveyFields[a] }
+            guard rows[a].count >= settings.fieldMinimumRecords else { return nil }
+            var area = Venue.Bounds(minX: rows[a].map(\.x).min()! - margin, minY: rows[a].map(\.y).min()! - margin,
+                                    maxX: rows[a].map(\.x).max()! + margin, maxY: rows[a].map(\.y).max()! + margin)
+            if let b = bounds {
+                area = Venue.Bounds(minX: max(area.minX, b.minX), minY: max(area.minY, b.minY),
+                                    maxX: min(area.maxX, b.maxX), maxY: min(area.maxY, b.maxY))
+            }
+            return ResidualRegression(rows: rows[a], residuals: residuals[a], parameters: parameters,
+                                      maximumBins: settings.fieldMaximumBins).layer(over: area)
+        }
     }
 
     /// The EM pass on some records, from parameters p.
@@ -364,9 +466,7 @@ public struct SelfCalibration: Sendable {
             let ms = (0..<count).map { model($0, p) }
             // Positions under the current models.
             for (k, r) in rs.enumerated() {
-                var m = r.measurements
-                for j in m.indices { m[j].model = ms[r.anchors[j]] }
-                positions[k] = solve(m, x: positions[k].0, y: positions[k].1)
+                positions[k] = solve(measurements(r, ms, fields), x: positions[k].0, y: positions[k].1)
             }
             // Rows: for each measurement, the lever L = 10 log10(d / 4 m), the RSSI and its sigma. The models'
             // expectation is level − n L less walls and fields, so the RSSI is compared to the model with the walls'
@@ -377,6 +477,7 @@ public struct SelfCalibration: Sendable {
                 for (j, a) in r.anchors.enumerated() {
                     var m = r.measurements[j]
                     m.model = ms[a]
+                    m.field = fields[a]
                     let d = m.distanceMeters(x: x, y: y)
                     let l = ModelUncertainty.logDistance(d)
                     let plain = ms[a].rssiDBm(atDistanceMeters: d)

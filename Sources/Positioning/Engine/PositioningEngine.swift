@@ -63,11 +63,13 @@ public struct PositioningEngine: Sendable {
     /// Creates an engine for a venue (calibrated or not) and a configuration.
     public init(venue: Venue, configuration: EngineConfiguration = .moving) {
         context = EngineContext(venue: venue, configuration: configuration)
-        if let settings = configuration.selfCalibration {
-            // The venue's own uncertainties are learning's priors, whether or not the radius carries them.
+        if var settings = configuration.selfCalibration {
+            // The venue's own uncertainties are learning's priors, whether or not the radius carries them. No field
+            // is learned where the engine applies none (static scans).
+            if !configuration.usesResidualField { settings.field = nil }
             selfCalibration = SelfCalibration(settings: settings, models: context.anchors.models,
                                               uncertainties: venue.anchors.map(\.uncertainty), site: venue.model,
-                                              bounds: venue.bounds)
+                                              bounds: venue.bounds, fields: context.anchors.fields)
             pairCalibration = PairCalibration()
         }
     }
@@ -171,6 +173,7 @@ public struct PositioningEngine: Sendable {
             context.evidentShared = nil
         }
         context.anchors.models = learned.models
+        if context.configuration.usesResidualField { context.anchors.fields = learned.fields }
         if context.configuration.usesModelUncertainty { context.anchors.uncertainties = learned.uncertainties }
     }
 
