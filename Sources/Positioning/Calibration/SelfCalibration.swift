@@ -71,8 +71,8 @@ public struct SelfCalibration: Sendable {
         /// (docs/positioning.md, "Self-calibration").
         public var learnedFloor = ModelUncertainty(levelSigmaDB: 1.4, exponentSigma: 0.46)
         /// The site bias field learned with the models: each anchor's residuals at the records' positions (solved
-        /// again), fitted as a survey's are (`ResidualField`, these hyperparameters, tabulated every metre rather
-        /// than a survey's half: ℓ is 4 m); nil: models only. The engine turns it off where it applies no field
+        /// again), fitted as a survey's are (`ResidualField`, these hyperparameters, tabulated every 2 m rather than
+        /// a survey's 0.5 m: ℓ is 4 m, and a site's solver reads the field in every solve); nil: models only. The engine turns it off where it applies no field
         /// (static scans, `EngineConfiguration.usesResidualField`).
         public var field: ResidualField.Parameters? = {
             var p = ResidualField.Parameters()
