@@ -45,8 +45,11 @@ open class LocationSource: @unchecked Sendable {
         var exitAt: Double?
         /// Current locations inside another room since then (`PresenceRule.isInside`).
         var insideSinceExit = 0
-        /// Timestamp of its last current location at walking speed (`PresenceRule.walkingSpeed`).
+        /// Timestamp of its last current location at walking speed (`PresenceRule.walkingSpeed`) that came within
+        /// `PresenceRule.walkingMemorySeconds` of another at walking speed.
         var walkedAt: Double?
+        /// Timestamp of its last current location at walking speed.
+        var fastAt: Double?
         /// Timestamp of the first current location since it was last `not_home` (or first seen).
         var firstAt: Double?
         /// Its current locations of the last `exitMemorySeconds` by their timestamps, oldest first
@@ -154,11 +157,16 @@ open class LocationSource: @unchecked Sendable {
             if location.horizontalAccuracyMeters <= PresenceRule.approachRadiusMeters {
                 heard.track.append((t, location.x, location.y, location.floor))
             }
-            if (location.speedMetersPerSecond ?? 0) >= PresenceRule.walkingSpeed { heard.walkedAt = t }
+            // A lone fix at walking speed is the filter's answer to one jump of its fixes, not a walk.
+            if (location.speedMetersPerSecond ?? 0) >= PresenceRule.walkingSpeed {
+                if let fast = heard.fastAt, t - fast <= PresenceRule.walkingMemorySeconds { heard.walkedAt = t }
+                heard.fastAt = t
+            }
             // A track's first seconds are the solver converging on it, not a walk.
             let settled = t - (heard.firstAt ?? t) >= PresenceRule.settlingSeconds
             let walking = settled && (heard.walkedAt.map { t - $0 <= PresenceRule.walkingMemorySeconds } ?? false)
-            let closing = walking && earliest.map {
+            // A walk the filter's speed missed (a track starting again as its owner walks off) shows in the fixes.
+            let closing = (walking || (settled && rule.passesTowardExit(heard.track))) && earliest.map {
                 rule.isClosingOnExit(from: ($0.x, $0.y, $0.floor), seconds: t - $0.at, to: location)
             } ?? false
             if closing || rule.isAtExit(location, walking: walking) {

@@ -134,10 +134,14 @@ struct PresenceTests {
             // Heard for a while first: a track's first seconds are no walk (`PresenceRule.settlingSeconds`).
             source.update([fix("t", 4, room: "hall")], madeAt: clock)
             clock.advance(by: 30)
-            var before = fix("t", 7, room: "hall")
-            before.speedMetersPerSecond = walking ? 1.0 : 0.1
-            source.update([before], madeAt: clock)
-            clock.advance(by: 2)
+            // Two fixes at walking speed: one alone is a jump of the fixes (`PresenceRule.walkingSpeed`). Who sits
+            // there was fixed there.
+            for x in walking ? [5.0, 7.0] : [9.6, 9.6] {
+                var before = fix("t", x, room: "hall")
+                before.speedMetersPerSecond = walking ? 1.0 : 0.1
+                source.update([before], madeAt: clock)
+                clock.advance(by: 2)
+            }
             var last = fix("t", 9.6, room: "hall")
             last.horizontalAccuracyMeters = 3
             last.speedMetersPerSecond = walking ? 0.4 : 0.1
@@ -347,5 +351,62 @@ struct PresenceTests {
         clock.advance(by: 600)
         source.expireStale()
         #expect(source.locations["t"]?.presence == .home)
+    }
+
+    /// One fix that jumps metres towards the door makes the filter answer with one fix at walking speed: a sleeper in
+    /// the hall, still for a minute, whose phone goes quiet right after such a fix did not walk out (the household
+    /// morning's sleeper whose one fix jumped 4.5 m into the foyer at 1.44 m/s). Two such fixes are a walk.
+    @Test func oneFixAtWalkingSpeedIsAJumpNotAWalk() {
+        let rule = PresenceRule(rooms: flat)
+        for (name, fastFixes) in [("a jump", 1), ("a walk", 2)] {
+            let (clock, source, _) = Self.flatSource()
+            for _ in 0..<30 {
+                var still = fix("t", 6, room: "hall")
+                still.speedMetersPerSecond = 0.05
+                source.update([still], madeAt: clock)
+                clock.advance(by: 2)
+            }
+            for k in 0..<fastFixes {
+                var step = fix("t", 9.5 - 2.0 * Double(fastFixes - 1 - k), room: "hall")
+                step.horizontalAccuracyMeters = 2.6
+                step.speedMetersPerSecond = 1.4
+                step.courseDegrees = 90
+                #expect(rule.isAtExit(step, walking: true) == (k == fastFixes - 1) && !rule.isAtExit(step),
+                        "at the door only for a walker")
+                source.update([step], madeAt: clock)
+                clock.advance(by: 2)
+            }
+            clock.advance(by: 120)
+            source.expireStale()
+            #expect(source.locations["t"]?.presence == (name == "a walk" ? .notHome : .home), "\(name)")
+        }
+    }
+
+    /// A phone heard again as its owner walks off gives the filter a fresh start, and its speed lags: the fixes that
+    /// pass through the hall to the porch are a walk at any filter speed. The same last fixes reached in one jump from
+    /// where the target stood are not (`PresenceRule.passesTowardExit`).
+    @Test func aWalkTheFilterCalledSlowIsReadFromItsFixes() {
+        let rule = PresenceRule(rooms: flat)
+        for (name, path) in [("a walk", [4.5, 6.0, 7.5, 9.0]), ("a jump", [9.0, 9.1])] {
+            let (clock, source, _) = Self.flatSource()
+            let start = name == "a walk" ? 2.0 : 6.0
+            for _ in 0..<15 {
+                var still = fix("t", start, room: name == "a walk" ? "bedroom" : "hall")
+                still.speedMetersPerSecond = 0.05
+                source.update([still], madeAt: clock)
+                clock.advance(by: 2)
+            }
+            for x in path {
+                var step = fix("t", x, room: "hall")
+                step.speedMetersPerSecond = 0.3
+                step.courseDegrees = 90
+                #expect(!rule.isAtExit(step, walking: true), "not at the door by position alone")
+                source.update([step], madeAt: clock)
+                clock.advance(by: 1.5)
+            }
+            clock.advance(by: 120)
+            source.expireStale()
+            #expect(source.locations["t"]?.presence == (name == "a walk" ? .notHome : .home), "\(name)")
+        }
     }
 }

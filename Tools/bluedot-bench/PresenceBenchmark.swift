@@ -24,6 +24,7 @@ enum PresenceBenchmark {
         var trace: String?
         var reach = PresenceRule.defaultReachSeconds
         var lose: Double?
+        var exposure = false
         var i = 0
         while i < arguments.count {
             switch arguments[i] {
@@ -31,6 +32,9 @@ enum PresenceBenchmark {
                 guard i + 1 < arguments.count else { throw BenchError("--trace needs the end of a target id") }
                 trace = arguments[i + 1]
                 i += 2
+            case "--exposure":
+                exposure = true
+                i += 1
             case "--reach-seconds", "--lose-seconds":
                 guard i + 1 < arguments.count, let v = Double(arguments[i + 1]), v >= 0 else {
                     throw BenchError("\(arguments[i]) needs a number of seconds, 0 or more")
@@ -83,6 +87,7 @@ enum PresenceBenchmark {
                   + "±\(format(last.horizontalAccuracyMeters)) m, room \(last.room ?? "none")")
         }
         print("not_home events: \(events.count)")
+        if exposure { printExposure(fixes, rule: rule, until: end, clockTime: clockTime) }
         guard let lose else { return }
         // Each departure read at an exit, again without its walk's last `lose` seconds of current fixes: a phone's
         // last reports before the door are the likeliest lost (the body between it and the receivers, a busy
@@ -113,6 +118,35 @@ enum PresenceBenchmark {
             print("  \(clockTime(last.timestamp)) \(departure.target): \(verdict)")
         }
         print("still read at an exit: \(kept) of \(departures.count)")
+    }
+
+    /// `--exposure`: every current fix after which a silence would read as a departure (`not_home` after the
+    /// away-timeout, at an exit), per target, in spans of such fixes no more than 15 s apart. Each fix is judged
+    /// again with its target's current fixes of the away-timeout after it taken out. The spans at the door are the
+    /// departures the rule reads; any other span is a false `not_home` waiting for a phone to go quiet there.
+    private static func printExposure(_ fixes: [Location], rule: PresenceRule, until end: Double,
+                                      clockTime: (Double) -> String) {
+        let window = rule.awayAfterSeconds + 10
+        print("fixes after which a silence would read as a departure:")
+        for target in Set(fixes.map(\.targetID)).sorted() {
+            let mine = fixes.filter { $0.targetID == target }
+            guard let start = mine.first?.timestamp else { continue }
+            var exposed: [Double] = []
+            for fix in mine where !fix.lastKnown {
+                let cut = mine.filter { $0.lastKnown || $0.timestamp <= fix.timestamp || $0.timestamp > fix.timestamp + window }
+                let read = judge(cut, rule: rule, from: start, to: min(end, fix.timestamp + window)) { _ in }.contains {
+                    $0.t > fix.timestamp && $0.t <= fix.timestamp + window && $0.atExit(rule)
+                }
+                if read { exposed.append(fix.timestamp) }
+            }
+            var spans: [(Double, Double, Int)] = []
+            for t in exposed {
+                if let last = spans.last, t - last.1 <= 15 { spans[spans.count - 1] = (last.0, t, last.2 + 1) }
+                else { spans.append((t, t, 1)) }
+            }
+            print("  \(target): \(exposed.count) fixes in \(spans.count) spans"
+                  + spans.map { " \(clockTime($0.0))-\(clockTime($0.1)) (\($0.2))" }.joined(separator: ","))
+        }
     }
 
     /// A `not_home` a target read: when, which target, and its last current fix before it.

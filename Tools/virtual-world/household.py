@@ -376,8 +376,12 @@ def figures(days: dict[str, list[Span]], fixes: dict[str, list[dict]], origin: f
                 decided = heard + f["silentFor"] if heard is not None and "silentFor" in f else f["arrived"]
                 events.append((decided, heard, f["arrived"]))
             previous = presence
-        mine_false = [t for t, _, _ in events if (span_at(spans, t) or Span("stay", 0, 0, [])).kind != "out"]
-        false_away += [(person, t) for t in mine_false]
+        mine_false = [(t, heard) for t, heard, _ in events
+                      if (span_at(spans, t) or Span("stay", 0, 0, [])).kind != "out"]
+        # What the exit rule saw: the last current fixes before the silence, up to the last one heard.
+        false_away += [(person, t, [trail_fix(f) for f in located if not f.get("lastKnown", False)
+                                    and heard is not None and heard - 60 <= f["day"] <= heard][-8:])
+                       for t, heard in mine_false]
         for span in spans:
             if span.kind == "out" and begin <= span.t0 < until:
                 after = [event for event in events if span.t0 <= event[0] < span.t1 + 1]
@@ -388,8 +392,7 @@ def figures(days: dict[str, list[Span]], fixes: dict[str, list[dict]], origin: f
                     "person": person, "left": span.t0, "notHomeAfter": None if decided is None else decided - span.t0,
                     "lastHeardAfter": None if heard is None else heard - span.t0,
                     "arrivedAfter": None if arrived is None else arrived - span.t0,
-                    "lastFixes": [{"at": clock_text(f["day"]), **{key: f.get(key) for key in TRAIL_FIELDS}}
-                                  for f in trail[-8:]]})
+                    "lastFixes": [trail_fix(f) for f in trail[-8:]]})
         # Rooms: changes while still, and accuracy while moving and while still.
         mine_changes = 0
         last_room = first = object()  # no fix yet (a room of None is a fix in no room)
@@ -414,7 +417,8 @@ def figures(days: dict[str, list[Span]], fixes: dict[str, list[dict]], origin: f
                               "stillChanges": mine_changes, "stillHours": round(mine_still / 3600, 2)}
     delays = [d["notHomeAfter"] for d in departures if d["notHomeAfter"] is not None]
     return {
-        "falseNotHome": len(false_away), "falseNotHomeAt": [(p, clock_text(t)) for p, t in false_away],
+        "falseNotHome": len(false_away), "falseNotHomeAt": [(p, clock_text(t)) for p, t, _ in false_away],
+        "falseNotHomeFixes": [{"person": p, "at": clock_text(t), "lastFixes": trail} for p, t, trail in false_away],
         "departures": [dict(d, left=clock_text(d["left"])) for d in departures],
         "departuresMissed": sum(d["notHomeAfter"] is None for d in departures),
         "doorToNotHomeMaxS": max(delays) if delays else None,
@@ -426,6 +430,11 @@ def figures(days: dict[str, list[Span]], fixes: dict[str, list[dict]], origin: f
 
 
 TRAIL_FIELDS = ("x", "y", "room", "roomProbability", "horizontalAccuracy", "speed", "course")
+
+
+def trail_fix(f: dict) -> dict:
+    """A fix as the report prints it: its time of day and `TRAIL_FIELDS`."""
+    return {"at": clock_text(f["day"]), **{key: f.get(key) for key in TRAIL_FIELDS}}
 
 
 def clock_text(t: float) -> str:
@@ -590,13 +599,20 @@ def report(r: dict) -> str:
         if d["notHomeAfter"] is None:
             return "never read not_home"
         return f"read not_home {d['notHomeAfter']:.0f} s later" if d["notHomeAfter"] > AWAY_TIMEOUT_S + 30 else None
-    missed = [f"  {d['person']} left at {d['left']} and {late(d)}; the last fixes around it: " + "; ".join(
-        f"{f['at']} ({number(f['x'], 1)}, {number(f['y'], 1)}) {f['room']} {number(f['roomProbability'], 2)}, "
-        f"radius {number(f['horizontalAccuracy'], 1)} m, {number(f['speed'], 2)} m/s, course {number(f['course'], 0)}"
-        for f in d["lastFixes"]) for d in r["departures"] if late(d)]
+    def fixes(trail) -> str:
+        return "; ".join(
+            f"{f['at']} ({number(f['x'], 1)}, {number(f['y'], 1)}) {f['room']} {number(f['roomProbability'], 2)}, "
+            f"radius {number(f['horizontalAccuracy'], 1)} m, {number(f['speed'], 2)} m/s, "
+            f"course {number(f['course'], 0)}" for f in trail)
+    missed = [f"  {d['person']} left at {d['left']} and {late(d)}; the last fixes around it: {fixes(d['lastFixes'])}"
+              for d in r["departures"] if late(d)]
+    # A false not_home: the fixes before the silence it was read from.
+    strays = [f"  {e['person']} read not_home at {e['at']} while at home; the last fixes before the silence: "
+              f"{fixes(e['lastFixes'])}" for e in r.get("falseNotHomeFixes", [])]
     return "\n".join([
         f"household day {r['from']}-{r['to']} at {r['rate']:g}x (seed {r['seed']}):",
         f"  false not_home events: {r['falseNotHome']} {r['falseNotHomeAt'] or ''}".rstrip(),
+        *strays,
         f"  door to not_home: {delays or 'no departures'}",
         *missed,
         f"  room changes per stationary hour: "

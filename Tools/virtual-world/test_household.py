@@ -75,6 +75,13 @@ class FigureTests(unittest.TestCase):
         self.assertAlmostEqual(alices[0]["arrivedAfter"], 131.0, msg="the run's own lag is kept apart")
         self.assertEqual(result["people"]["alice"]["stillChanges"], 2, "bedroom-1 -> none -> bedroom-1")
         self.assertEqual(h.check(result, rooms=False)[0][:22], "1 false not_home event")
+        self.assertEqual([(f["at"], f["room"]) for f in result["falseNotHomeFixes"][0]["lastFixes"]],
+                         [("01:06:40", "bedroom-1")],
+                         "the current fixes of the last minute before the silence (not 01:05:00's)")
+        text = h.report({**result, "from": "00:00", "to": "24:00", "rate": 60, "seed": 1, "quietSpans": {},
+                         "longestQuietMin": 0, "reports": {}})
+        self.assertIn("alice read not_home at 01:06:40 while at home; the last fixes before the silence: "
+                      "01:06:40 (-, -) bedroom-1 -, radius - m, - m/s, course -", text)
 
     def test_a_departure_never_read_prints_the_fixes_around_it(self) -> None:
         days = {person: h.day_of(person) for person in h.PEOPLE}
