@@ -5,7 +5,7 @@ import LocationBus
 import Positioning
 
 /// `bluedot-bench presence FIXES VENUE [--away-timeout S] [--away-timeout-inside S] [--reach-seconds S]
-/// [--lose-seconds K] [--trace SUFFIX]`: the presence rule again, over fixes already made (location JSONL: what
+/// [--lose-seconds K] [--exposure] [--trace SUFFIX]`: the presence rule again, over fixes already made (location JSONL: what
 /// `bluedot replay` writes, or the solver's feed that `Tools/virtual-world/household.py --keep` keeps as
 /// `fixes.jsonl`). Each fix reaches a `LocationSource` with the venue's `PresenceRule` at its own time on a manual
 /// clock, and the source's expiry runs once a second between fixes, as the daemon's housekeeping does. Prints every
@@ -13,7 +13,8 @@ import Positioning
 /// how long a silence, and the last current fix before it. A change to the rule is so measured on a whole simulated
 /// day in seconds instead of a 24-minute run. `--lose-seconds` then judges each departure read at an exit again
 /// without the last K seconds of its target's current fixes before the silence, and counts those still read at an
-/// exit: how much of a walk to the door the rule can do without. `--reach-seconds` sets `PresenceRule.reachSeconds`.
+/// exit: how much of a walk to the door the rule can do without. `--exposure` lists, per target, the spans of fixes
+/// after which a silence would read as a departure (`printExposure`). `--reach-seconds` sets `PresenceRule.reachSeconds`.
 /// `--trace` prints every current fix of the targets whose id ends in SUFFIX with the rule's verdicts on it (at an
 /// exit when walking / standing, inside another room, turning back).
 enum PresenceBenchmark {
@@ -127,25 +128,34 @@ enum PresenceBenchmark {
     private static func printExposure(_ fixes: [Location], rule: PresenceRule, until end: Double,
                                       clockTime: (Double) -> String) {
         let window = rule.awayAfterSeconds + 10
+        let history = 200
         print("fixes after which a silence would read as a departure:")
         for target in Set(fixes.map(\.targetID)).sorted() {
             let mine = fixes.filter { $0.targetID == target }
-            guard let start = mine.first?.timestamp else { continue }
             var exposed: [Double] = []
-            for fix in mine where !fix.lastKnown {
-                let cut = mine.filter { $0.lastKnown || $0.timestamp <= fix.timestamp || $0.timestamp > fix.timestamp + window }
-                let read = judge(cut, rule: rule, from: start, to: min(end, fix.timestamp + window)) { _ in }.contains {
+            for (i, fix) in mine.enumerated() where !fix.lastKnown {
+                // The rule remembers seconds, not hours: the target's previous `history` fixes are past enough (they
+                // reach back before a quiet spell) and keep a whole day's run to seconds.
+                let cut = mine[max(0, i - history)...].filter {
+                    $0.lastKnown || $0.timestamp <= fix.timestamp || $0.timestamp > fix.timestamp + window
+                }
+                let from = cut.first?.timestamp ?? fix.timestamp
+                let events = judge(cut, rule: rule, from: from, to: min(end, fix.timestamp + window)) { _ in }
+                let read = events.contains {
                     $0.t > fix.timestamp && $0.t <= fix.timestamp + window && $0.atExit(rule)
                 }
                 if read { exposed.append(fix.timestamp) }
             }
-            var spans: [(Double, Double, Int)] = []
+            var spans: [(from: Double, to: Double, fixes: Int)] = []
             for t in exposed {
-                if let last = spans.last, t - last.1 <= 15 { spans[spans.count - 1] = (last.0, t, last.2 + 1) }
-                else { spans.append((t, t, 1)) }
+                if let last = spans.last, t - last.to <= 15 {
+                    spans[spans.count - 1] = (last.from, t, last.fixes + 1)
+                } else {
+                    spans.append((t, t, 1))
+                }
             }
             print("  \(target): \(exposed.count) fixes in \(spans.count) spans"
-                  + spans.map { " \(clockTime($0.0))-\(clockTime($0.1)) (\($0.2))" }.joined(separator: ","))
+                  + spans.map { " \(clockTime($0.from))-\(clockTime($0.to)) (\($0.fixes))" }.joined(separator: ","))
         }
     }
 

@@ -67,7 +67,7 @@ default:
     print("       bluedot-bench accuracy [DATA_DIR] [key=value ...] [static.key=value ...]")
     print("       bluedot-bench rooms [DATA_DIR] [--rooms DIR] [enter=P] [leave=P] [dwell=S]")
     print("       bluedot-bench presence FIXES VENUE [--away-timeout S] [--away-timeout-inside S] [--reach-seconds S]")
-    print("                              [--lose-seconds K] [--trace SUFFIX]")
+    print("                              [--lose-seconds K] [--exposure] [--trace SUFFIX]")
     print("       bluedot-bench walls [--seeds N] [--wall-loss DB] [--model-loss DB] [--temper T] [--particles N]")
     print("       bluedot-bench history [--tags N] [--rate HZ] [--seconds S] [--fixes N] [--path FILE]")
     print("       bluedot-bench decode [--reports N] [--file PATH] [--stage records|reports|sightings|json]")

@@ -53,9 +53,9 @@ public struct PresenceRule: Sendable {
     /// sleeper still in her bedroom for minutes had one fix jump 4.5 m into the foyer at 1.44 m/s, and her fixes were
     /// back in the bedroom 5 s later; had her phone gone quiet between, that one fix would have read as a walk out
     /// of the door (CI's morning read a sleeper `not_home` 2 min after her phone went quiet, at 07:30:30; its fixes
-    /// were not kept). Over three mornings' fixes (`bluedot-bench presence --exposure`), the spans of fixes after which a
-    /// silence would read as a departure away from any door went from 12 to 6 with the second fix required, and
-    /// all six departures still read at the door.
+    /// were not kept). Over three mornings' fixes (`bluedot-bench presence --exposure`), the spans of fixes after
+    /// which a silence would read as a departure away from any door went from 12 to 6 with the second fix required
+    /// (7 with `passesTowardExit` as well), and all six departures still read at the door.
     public static let walkingSpeed = 0.5
     /// See `walkingSpeed`, seconds. 10: CI's household morning under AddressSanitizer (fewer fixes) once had a
     /// walker's last 0.5 m/s fix 6 s before her last one, at 0.45 m/s by the foyer, and read her departure 45 min
@@ -182,7 +182,8 @@ public struct PresenceRule: Sendable {
         var farthestBefore = distances[0]
         for j in 1..<(distances.count - 1) {
             let nearestAfter = distances[(j + 1)...].min() ?? .infinity
-            if farthestBefore - distances[j] >= Self.progressMeters, distances[j] - nearestAfter >= Self.progressMeters {
+            let step = Self.progressMeters
+            if farthestBefore - distances[j] >= step, distances[j] - nearestAfter >= step {
                 return true
             }
             farthestBefore = max(farthestBefore, distances[j])
