@@ -133,12 +133,13 @@ enum PresenceBenchmark {
         for target in Set(fixes.map(\.targetID)).sorted() {
             let mine = fixes.filter { $0.targetID == target }
             var exposed: [Double] = []
+            var after = 0
             for (i, fix) in mine.enumerated() where !fix.lastKnown {
                 // The rule remembers seconds, not hours: the target's previous `history` fixes are past enough (they
-                // reach back before a quiet spell) and keep a whole day's run to seconds.
-                let cut = mine[max(0, i - history)...].filter {
-                    $0.lastKnown || $0.timestamp <= fix.timestamp || $0.timestamp > fix.timestamp + window
-                }
+                // reach back before a quiet spell) and keep a whole day's run to seconds; nothing after the window
+                // counts.
+                while after < mine.count, mine[after].timestamp <= fix.timestamp + window { after += 1 }
+                let cut = mine[max(0, i - history)..<after].filter { $0.lastKnown || $0.timestamp <= fix.timestamp }
                 let from = cut.first?.timestamp ?? fix.timestamp
                 let events = judge(cut, rule: rule, from: from, to: min(end, fix.timestamp + window)) { _ in }
                 let read = events.contains {
