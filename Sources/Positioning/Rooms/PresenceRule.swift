@@ -12,12 +12,12 @@ import Glibc
 /// everywhere (BlueDot's behaviour before exits).
 ///
 /// "In" is the fix's room (the engine's, with hysteresis), or a fifth of its probability inside the exit (`RoomMap`'s
-/// cubature over the fix's 68% radius) while the target walks (`walkingSpeed` within the last `walkingMemorySeconds`)
-/// and no other room holds half, or, while it stands, when no other room holds more; "beside" is a fix that knows where
-/// it is (a radius of at most `besideMeters`) within `besideMeters` of the exit's outline, and is not inside another
-/// room (`isInside`: `elsewhereProbability` of its mass in a room that is not an exit). A fix whose radius spans half
-/// the house is no evidence of a door, and the first fixes of a solver just started (which sit at the middle of the
-/// anchors) are such fixes; nor is a bed behind the porch's wall (the household day,
+/// cubature over the fix's 68% radius) while the target walks (two fixes at `walkingSpeed` within the last
+/// `walkingMemorySeconds`) and no other room holds half, or, while it stands, when no other room holds more; "beside"
+/// is a fix that knows where it is (a radius of at most `besideMeters`) within `besideMeters` of the exit's outline,
+/// and is not inside another room (`isInside`: `elsewhereProbability` of its mass in a room that is not an exit). A
+/// fix whose radius spans half the house is no evidence of a door, and the first fixes of a solver just started
+/// (which sit at the middle of the anchors) are such fixes; nor is a bed behind the porch's wall (the household day,
 /// `Tools/virtual-world/household.py`, had a bedroom beside its foyer). "Began" is the last `exitMemorySeconds` of
 /// current fixes before the silence: a person who walks through the porch and out of range is often last fixed in the
 /// hall. Two current fixes inside another room after the one at the exit take it back (`isInside`,
@@ -29,8 +29,9 @@ import Glibc
 /// went quiet for 3.5 min; while a walker's fixes that trail them after the door still head for it, or land in another
 /// room than the engine's (a walker's last fix fell 0.3 m inside the living room, heading away from the foyer by noise,
 /// while the engine held the hall). A walker whose fixes of the last seconds closed on an exit is at it wherever its
-/// last fix fell (`isClosingOnExit`, judged by the location source over the target's recent fixes), and the first
-/// `settlingSeconds` of a target's fixes are no walk.
+/// last fix fell (`isClosingOnExit`, judged by the location source over the target's recent fixes; a walker by its
+/// speed, or by fixes that pass towards the exit, `passesTowardExit`), and the first `settlingSeconds` of a target's
+/// fixes are no walk.
 public struct PresenceRule: Sendable {
     /// Seconds of silence after which a target that fell silent in or beside an exit is `not_home` (every target,
     /// in a venue without exits).
@@ -175,10 +176,11 @@ public struct PresenceRule: Sendable {
     /// again in the kitchen 11 s before its owner left was fixed 5.5, 4.6, 3.5, 0.2 and 0 m from the foyer, while the
     /// filter, starting again, read 0.1-0.4 m/s, and her departure read 45 min late.
     public func passesTowardExit(_ track: [(at: Double, x: Double, y: Double, floor: Int?)]) -> Bool {
-        guard track.count >= 3, let last = track.last else { return false }
-        guard let exit = exits.shapes.filter({ last.floor == nil || $0.floor == last.floor })
-            .min(by: { $0.distance(x: last.x, y: last.y) < $1.distance(x: last.x, y: last.y) }) else { return false }
-        let distances = track.map { exit.distance(x: $0.x, y: $0.y) }
+        guard let last = track.last, let (exit, _) = nearestExit(x: last.x, y: last.y, floor: last.floor) else {
+            return false
+        }
+        let distances = track.filter { $0.floor == last.floor }.map { exit.distance(x: $0.x, y: $0.y) }
+        guard distances.count >= 3 else { return false }
         var farthestBefore = distances[0]
         for j in 1..<(distances.count - 1) {
             let nearestAfter = distances[(j + 1)...].min() ?? .infinity
@@ -206,8 +208,13 @@ public struct PresenceRule: Sendable {
     /// The exit room nearest to `fix` on its floor (any floor when the fix has none), and the distance from the fix
     /// to its outline (0 inside it); nil without exits there.
     private func nearestExit(to fix: Location) -> (shape: RoomMap.Shape, distance: Double)? {
-        exits.shapes.filter { fix.floor == nil || $0.floor == fix.floor }
-            .map { ($0, $0.distance(x: fix.x, y: fix.y)) }.min { $0.1 < $1.1 }
+        nearestExit(x: fix.x, y: fix.y, floor: fix.floor)
+    }
+
+    /// The exit room nearest to a point on `floor` (any floor when nil), and the distance to its outline.
+    private func nearestExit(x: Double, y: Double, floor: Int?) -> (shape: RoomMap.Shape, distance: Double)? {
+        exits.shapes.filter { floor == nil || $0.floor == floor }
+            .map { ($0, $0.distance(x: x, y: y)) }.min { $0.1 < $1.1 }
     }
 
     /// True when the venue has exit rooms (the two timeouts apply); false: `awayAfterSeconds` everywhere.
