@@ -5,8 +5,8 @@ import LocationBus
 import Positioning
 
 /// `bluedot-bench presence FIXES VENUE [--away-timeout S] [--away-timeout-inside S] [--reach-seconds S]
-/// [--lose-seconds K] [--exposure] [--trace SUFFIX]`: the presence rule again, over fixes already made (location JSONL: what
-/// `bluedot replay` writes, or the solver's feed that `Tools/virtual-world/household.py --keep` keeps as
+/// [--lose-seconds K] [--exposure] [--trace SUFFIX]`: the presence rule again, over fixes already made (location
+/// JSONL: what `bluedot replay` writes, or the solver's feed that `Tools/virtual-world/household.py --keep` keeps as
 /// `fixes.jsonl`). Each fix reaches a `LocationSource` with the venue's `PresenceRule` at its own time on a manual
 /// clock, and the source's expiry runs once a second between fixes, as the daemon's housekeeping does. Prints every
 /// `not_home` a target reads: when (the time since the first fix, which on a household day is the time of day), after
@@ -14,7 +14,8 @@ import Positioning
 /// day in seconds instead of a 24-minute run. `--lose-seconds` then judges each departure read at an exit again
 /// without the last K seconds of its target's current fixes before the silence, and counts those still read at an
 /// exit: how much of a walk to the door the rule can do without. `--exposure` lists, per target, the spans of fixes
-/// after which a silence would read as a departure (`printExposure`). `--reach-seconds` sets `PresenceRule.reachSeconds`.
+/// after which a silence would read as a departure (`printExposure`). `--reach-seconds` sets
+/// `PresenceRule.reachSeconds`.
 /// `--trace` prints every current fix of the targets whose id ends in SUFFIX with the rule's verdicts on it (at an
 /// exit when walking / standing, inside another room, turning back).
 enum PresenceBenchmark {

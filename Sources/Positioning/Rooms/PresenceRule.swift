@@ -181,13 +181,12 @@ public struct PresenceRule: Sendable {
         }
         let distances = track.filter { $0.floor == last.floor }.map { exit.distance(x: $0.x, y: $0.y) }
         guard distances.count >= 3 else { return false }
+        // A middle position with one at least a step farther before it and one at least a step nearer after it.
+        let step = Self.progressMeters
         var farthestBefore = distances[0]
         for j in 1..<(distances.count - 1) {
-            let nearestAfter = distances[(j + 1)...].min() ?? .infinity
-            let step = Self.progressMeters
-            if farthestBefore - distances[j] >= step, distances[j] - nearestAfter >= step {
-                return true
-            }
+            let nearestAfter = distances[(j + 1)...].min() ?? distances[j]
+            if farthestBefore - distances[j] >= step, distances[j] - nearestAfter >= step { return true }
             farthestBefore = max(farthestBefore, distances[j])
         }
         return false
